@@ -1,0 +1,290 @@
+//! The batch protocol (contract 1): a JSON array of cases in, the array of
+//! their results out.
+//!
+//! The input is read as a stream, one case at a time: each case runs as
+//! soon as it has been read, and its result is printed into a [`Spool`]
+//! at once, so memory holds one case and one result, not the batch. Since
+//! a batch that turns out malformed anywhere (even after its last case)
+//! must leave stdout empty, results reach the output only once the whole
+//! input has parsed.
+
+use std::fs::File;
+use std::io::{self, Read, Seek, Write};
+use std::panic::{self, AssertUnwindSafe};
+
+use crate::js::parse::ParseErrorKind;
+use crate::js::{write_value, JsonReader, ParseError, TextMode, Value};
+use crate::js_concat;
+use crate::ops::{self, threw};
+
+/// The deepest nesting a batch may have, counting the batch array itself.
+/// The contract requires 1000; Node prints up to about 4100 levels.
+pub const MAX_BATCH_DEPTH: usize = 4096;
+
+/// Why a batch was refused: exit status 2, this on stderr, nothing on stdout.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    /// One line saying what was wrong.
+    pub reason: String,
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "batch refused: {}", self.reason)
+    }
+}
+
+/// What can stop a batch.
+#[derive(Debug)]
+pub enum BatchError {
+    /// The input is not a JSON array (exit 2).
+    Refused(Refusal),
+    /// Writing the results failed.
+    Output(io::Error),
+}
+
+impl From<io::Error> for BatchError {
+    fn from(error: io::Error) -> Self {
+        BatchError::Output(error)
+    }
+}
+
+fn refused(reason: impl Into<String>) -> BatchError {
+    BatchError::Refused(Refusal {
+        reason: reason.into(),
+    })
+}
+
+fn not_json(error: ParseError) -> BatchError {
+    match error.kind {
+        ParseErrorKind::Io(message) => {
+            refused(format!("standard input could not be read: {message}"))
+        }
+        _ => refused(format!("standard input is not valid JSON: {error}")),
+    }
+}
+
+/// The result of one case (contract 1): a case that is not an object, or
+/// whose iterated fields are not arrays of objects, is refused; anything
+/// else goes to its op. A panic inside an op (a bug) becomes a `threw`
+/// result of its own rather than the end of the batch.
+pub fn run_case(case: &Value) -> Value {
+    if !case.is_object() {
+        return threw("case must be a JSON object");
+    }
+    let op = case.get("op");
+    if let Some(name) = op.as_js_string().and_then(|name| name.as_str()) {
+        for field in ops::iterated_fields(name) {
+            let value = case.get(field);
+            let iterable = value.is_unset()
+                || value
+                    .as_array()
+                    .is_some_and(|items| items.iter().all(Value::is_object));
+            if !iterable {
+                return threw(js_concat!(*field, " must be an array of objects"));
+            }
+        }
+    }
+    match panic::catch_unwind(AssertUnwindSafe(|| ops::run_op(case))) {
+        Ok(result) => result,
+        Err(payload) => {
+            let detail = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".to_owned());
+            threw(format!("internal error in the oracle: {detail}"))
+        }
+    }
+}
+
+/// How much result text stays in memory before the spool moves to a file.
+const SPOOL_MEMORY_LIMIT: usize = 8 * 1024 * 1024;
+
+/// Result bytes held back until the input has parsed whole: in memory
+/// while small, in an anonymous temporary file beyond that.
+pub struct Spool {
+    memory: Vec<u8>,
+    file: Option<File>,
+}
+
+impl Spool {
+    /// An empty spool.
+    pub fn new() -> Self {
+        Spool {
+            memory: Vec::with_capacity(64 * 1024),
+            file: None,
+        }
+    }
+
+    /// Where the next result is printed.
+    pub fn buffer(&mut self) -> &mut Vec<u8> {
+        &mut self.memory
+    }
+
+    /// Moves the in-memory part to the file once it is large.
+    pub fn relieve(&mut self) -> io::Result<()> {
+        if self.memory.len() < SPOOL_MEMORY_LIMIT {
+            return Ok(());
+        }
+        let file = match &mut self.file {
+            Some(file) => file,
+            None => self.file.insert(tempfile::tempfile()?),
+        };
+        file.write_all(&self.memory)?;
+        self.memory.clear();
+        Ok(())
+    }
+
+    /// Writes everything spooled to `output`.
+    pub fn copy_to(mut self, output: &mut impl Write) -> io::Result<()> {
+        if let Some(mut file) = self.file.take() {
+            file.rewind()?;
+            io::copy(&mut file, output)?;
+        }
+        output.write_all(&self.memory)
+    }
+}
+
+impl Default for Spool {
+    fn default() -> Self {
+        Spool::new()
+    }
+}
+
+/// Counts of what a batch did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct BatchSummary {
+    /// How many cases were run.
+    pub cases: usize,
+}
+
+/// Runs a whole batch: reads the case array from `input`, and writes the
+/// result array to `output` (with no trailing newline) only when the input
+/// was a JSON array from its first byte to its last.
+pub fn run_batch(input: impl Read, output: &mut impl Write) -> Result<BatchSummary, BatchError> {
+    let mut reader = JsonReader::new(input, TextMode::LossyUtf8).with_max_depth(MAX_BATCH_DEPTH);
+    reader.skip_white_space().map_err(not_json)?;
+    if reader.peek().map_err(not_json)? != Some(b'[') {
+        // Valid JSON that is not an array is refused for that reason.
+        reader.parse_value(0).map_err(not_json)?;
+        reader.expect_end().map_err(not_json)?;
+        return Err(refused("standard input is not a JSON array"));
+    }
+    reader.expect_byte(b'[').map_err(not_json)?;
+    let mut spool = Spool::new();
+    spool.buffer().push(b'[');
+    let mut summary = BatchSummary::default();
+    reader.skip_white_space().map_err(not_json)?;
+    if reader.peek().map_err(not_json)? == Some(b']') {
+        reader.expect_byte(b']').map_err(not_json)?;
+    } else {
+        loop {
+            let case = reader.parse_value(1).map_err(not_json)?;
+            let result = run_case(&case);
+            drop(case);
+            if summary.cases > 0 {
+                spool.buffer().push(b',');
+            }
+            write_value(&result, spool.buffer());
+            drop(result);
+            spool.relieve()?;
+            summary.cases += 1;
+            if reader.expect_one_of(b",]").map_err(not_json)? == b']' {
+                break;
+            }
+        }
+    }
+    reader.expect_end().map_err(not_json)?;
+    spool.buffer().push(b']');
+    spool.copy_to(output)?;
+    output.flush()?;
+    Ok(summary)
+}
+
+/// Runs a batch held in memory and returns its output bytes.
+pub fn run_batch_bytes(input: &[u8]) -> Result<Vec<u8>, Refusal> {
+    let mut output = Vec::new();
+    match run_batch(input, &mut output) {
+        Ok(_) => Ok(output),
+        Err(BatchError::Refused(refusal)) => Err(refusal),
+        Err(BatchError::Output(error)) => unreachable!("writing to memory failed: {error}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(input: &str) -> Result<String, String> {
+        run_batch_bytes(input.as_bytes())
+            .map(|out| String::from_utf8(out).unwrap())
+            .map_err(|refusal| refusal.reason)
+    }
+
+    #[test]
+    fn empty_and_trivial_batches() {
+        assert_eq!(run("[]"), Ok("[]".into()));
+        assert_eq!(run(" [ ] \n"), Ok("[]".into()));
+        assert_eq!(
+            run(r#"[1,null,[],"x",{"op":7},{}]"#),
+            Ok(concat!(
+                r#"[{"threw":true,"message":"case must be a JSON object"},"#,
+                r#"{"threw":true,"message":"case must be a JSON object"},"#,
+                r#"{"threw":true,"message":"case must be a JSON object"},"#,
+                r#"{"threw":true,"message":"case must be a JSON object"},"#,
+                r#"{"threw":true,"message":"unknown op 7"},"#,
+                r#"{"threw":true,"message":"unknown op undefined"}]"#
+            )
+            .into())
+        );
+    }
+
+    #[test]
+    fn refusals() {
+        assert!(run("")
+            .unwrap_err()
+            .starts_with("standard input is not valid JSON"));
+        assert!(run("[1,")
+            .unwrap_err()
+            .starts_with("standard input is not valid JSON"));
+        assert!(run("[1] x")
+            .unwrap_err()
+            .starts_with("standard input is not valid JSON"));
+        assert!(run("\u{feff}[]")
+            .unwrap_err()
+            .starts_with("standard input is not valid JSON"));
+        assert_eq!(run("{}").unwrap_err(), "standard input is not a JSON array");
+        assert_eq!(
+            run(" 5 ").unwrap_err(),
+            "standard input is not a JSON array"
+        );
+        assert!(run("{} x")
+            .unwrap_err()
+            .starts_with("standard input is not valid JSON"));
+    }
+
+    #[test]
+    fn iterated_fields_must_be_arrays_of_objects() {
+        assert_eq!(
+            run(r#"[{"op":"ipcParent","script":5,"requestHandlers":[1]}]"#),
+            Ok(
+                r#"[{"threw":true,"message":"requestHandlers must be an array of objects"}]"#
+                    .into()
+            )
+        );
+        assert_eq!(
+            run(r#"[{"op":"liveness","schedule":{}}]"#),
+            Ok(r#"[{"threw":true,"message":"schedule must be an array of objects"}]"#.into())
+        );
+    }
+
+    #[test]
+    fn depth_limit_counts_the_batch_array() {
+        let deep = |levels: usize| format!("{}{}", "[".repeat(levels), "]".repeat(levels));
+        assert!(run(&deep(MAX_BATCH_DEPTH)).is_ok());
+        assert!(run(&deep(MAX_BATCH_DEPTH + 1))
+            .unwrap_err()
+            .contains("nesting deeper than"));
+    }
+}

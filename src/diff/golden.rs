@@ -1,0 +1,95 @@
+//! The golden format: a result array with one element per line.
+//!
+//! `[` and a newline, then each element's bytes exactly as the
+//! implementation printed them, separated by `,` and a newline, then a
+//! newline, `]` and a newline; an empty array is `[]` and a newline. Git
+//! diffs of goldens then show one case per line. Readers accept any JSON
+//! array (compact output included) and keep each element's bytes as they
+//! stand, so comparisons are byte for byte.
+
+use serde_json::value::RawValue;
+
+/// Why bytes could not be read as a result array.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotAnArray {
+    /// What serde_json said, or that the text is not an array.
+    pub reason: String,
+}
+
+impl std::fmt::Display for NotAnArray {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.reason)
+    }
+}
+
+impl std::error::Error for NotAnArray {}
+
+/// The raw bytes of each element of a JSON array, as they stand in `text`.
+pub fn split_elements(text: &[u8]) -> Result<Vec<&[u8]>, NotAnArray> {
+    let text = std::str::from_utf8(text).map_err(|error| NotAnArray {
+        reason: format!("not UTF-8: {error}"),
+    })?;
+    if !text.trim_start().starts_with('[') {
+        return Err(NotAnArray {
+            reason: "not a JSON array".into(),
+        });
+    }
+    let elements: Vec<&RawValue> = serde_json::from_str(text).map_err(|error| NotAnArray {
+        reason: format!("not a JSON array: {error}"),
+    })?;
+    Ok(elements
+        .into_iter()
+        .map(|raw| raw.get().as_bytes())
+        .collect())
+}
+
+/// Writes elements in the golden format.
+pub fn format_golden<'a>(elements: impl IntoIterator<Item = &'a [u8]>) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut any = false;
+    for element in elements {
+        out.extend_from_slice(if any { b",\n" } else { b"[\n" });
+        out.extend_from_slice(element);
+        any = true;
+    }
+    out.extend_from_slice(if any { b"\n]\n" } else { b"[]\n" });
+    out
+}
+
+/// Rewrites a compact result array (an oracle's stdout) in the golden
+/// format, keeping every element's bytes.
+pub fn golden_from_output(output: &[u8]) -> Result<Vec<u8>, NotAnArray> {
+    Ok(format_golden(split_elements(output)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn golden_format_round_trip() {
+        let output = br#"[{"a":1},[1,2],"x\ud800",null]"#;
+        let golden = golden_from_output(output).unwrap();
+        assert_eq!(
+            String::from_utf8(golden.clone()).unwrap(),
+            "[\n{\"a\":1},\n[1,2],\n\"x\\ud800\",\nnull\n]\n"
+        );
+        let elements = split_elements(&golden).unwrap();
+        assert_eq!(elements, split_elements(output).unwrap());
+        assert_eq!(golden_from_output(b"[]").unwrap(), b"[]\n");
+        assert_eq!(golden_from_output(b" [ ] ").unwrap(), b"[]\n");
+    }
+
+    #[test]
+    fn elements_keep_their_bytes() {
+        let elements = split_elements(b"[ 1.0 , {\"b\":1,\"a\":2} ]").unwrap();
+        assert_eq!(elements, [&b"1.0"[..], &br#"{"b":1,"a":2}"#[..]]);
+    }
+
+    #[test]
+    fn non_arrays_are_refused() {
+        assert!(split_elements(b"{}").is_err());
+        assert!(split_elements(b"[1,").is_err());
+        assert!(split_elements(b"\xff").is_err());
+    }
+}

@@ -1,0 +1,3 @@
+//! Comparing result arrays with goldens made by another implementation.
+
+pub mod golden;
