@@ -1,0 +1,123 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+/// The repository root.
+pub fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The oracle binary under test.
+pub fn oracle_binary() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_worker-spawn-oracle"))
+}
+
+/// Runs a command with `input` on stdin and returns what it did.
+pub fn run_with_stdin(command: &mut Command, input: &[u8]) -> Output {
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the command starts");
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let output = child.wait_with_output().expect("the command finishes");
+    writer.join().expect("the writer finishes");
+    output
+}
+
+/// Runs the oracle binary on a batch.
+pub fn run_oracle(input: &[u8]) -> Output {
+    run_with_stdin(&mut Command::new(oracle_binary()), input)
+}
+
+/// The reference oracle command (`REFERENCE_ORACLE`, a shell command), if
+/// one is given. When it is given, tests that need it must run: they
+/// panic rather than skip if it cannot be used.
+pub fn reference_command() -> Option<String> {
+    std::env::var("REFERENCE_ORACLE")
+        .ok()
+        .filter(|command| !command.trim().is_empty())
+}
+
+/// The reference oracle command, or `None` after printing why the calling
+/// test skips.
+pub fn reference_or_skip(test: &str) -> Option<String> {
+    let command = reference_command();
+    if command.is_none() {
+        eprintln!("SKIPPED {test}: REFERENCE_ORACLE is not set (export REFERENCE_ORACLE=\"node ../shared/reference/worker-spawn-oracle.mjs\")");
+    }
+    command
+}
+
+/// Runs the reference oracle on a batch.
+pub fn run_reference(command: &str, input: &[u8]) -> Output {
+    run_with_stdin(
+        Command::new("sh")
+            .arg("-c")
+            .arg(command)
+            .current_dir(repo_root()),
+        input,
+    )
+}
+
+/// Whether `node` runs here. Without it a test skips (saying why), unless
+/// a reference oracle was given, which promises node: then it fails.
+pub fn node_or_skip(test: &str) -> bool {
+    let works = Command::new("node")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|status| status.success());
+    if !works {
+        assert!(
+            reference_command().is_none(),
+            "{test}: REFERENCE_ORACLE is set but node does not run"
+        );
+        eprintln!("SKIPPED {test}: node is not installed");
+    }
+    works
+}
+
+/// Splits a JSON array into its elements' raw bytes.
+pub fn elements(bytes: &[u8]) -> Vec<Vec<u8>> {
+    worker_spawn_oracle::diff::golden::split_elements(bytes)
+        .unwrap_or_else(|error| {
+            panic!(
+                "not a JSON array ({error}): {}",
+                String::from_utf8_lossy(&bytes[..bytes.len().min(300)])
+            )
+        })
+        .into_iter()
+        .map(<[u8]>::to_vec)
+        .collect()
+}
+
+/// Every `*.json` file below a directory, sorted, as paths relative to it.
+pub fn json_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = walkdir::WalkDir::new(dir)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|entry| {
+            entry.file_type().is_file() && entry.path().extension().is_some_and(|e| e == "json")
+        })
+        .map(|entry| {
+            entry
+                .path()
+                .strip_prefix(dir)
+                .expect("below dir")
+                .to_path_buf()
+        })
+        .collect();
+    files.sort();
+    files
+}
