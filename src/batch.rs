@@ -202,6 +202,52 @@ pub fn run_batch(input: impl Read, output: &mut impl Write) -> Result<BatchSumma
     Ok(summary)
 }
 
+/// The batch runs on a thread with a large stack: values nest up to
+/// [`MAX_BATCH_DEPTH`] levels, and printing and dropping them recurses.
+const BATCH_STACK_BYTES: usize = 256 * 1024 * 1024;
+
+/// Runs the batch protocol on the process's stdin and stdout, and returns
+/// the exit status: 0 when the result array was written (or the reader of
+/// stdout went away, `| head`), 2 when the batch was refused (with one
+/// line on stderr), 1 when the results could not be written.
+pub fn run_stdio() -> u8 {
+    if let Err(error) = crate::scratch::remove_on_signals() {
+        say(&format!("cannot watch for signals: {error}"));
+    }
+    let worker = std::thread::Builder::new()
+        .name("batch".into())
+        .stack_size(BATCH_STACK_BYTES)
+        .spawn(|| run_batch(io::stdin().lock(), &mut io::stdout().lock()));
+    let outcome = match worker {
+        Ok(worker) => worker.join(),
+        Err(error) => {
+            say(&format!("cannot start the batch thread: {error}"));
+            return 1;
+        }
+    };
+    match outcome {
+        Ok(Ok(_)) => 0,
+        Ok(Err(BatchError::Refused(refusal))) => {
+            say(&refusal.to_string());
+            2
+        }
+        Ok(Err(BatchError::Output(error))) if error.kind() == io::ErrorKind::BrokenPipe => 0,
+        Ok(Err(BatchError::Output(error))) => {
+            say(&format!("cannot write results: {error}"));
+            1
+        }
+        Err(_) => {
+            say("the batch thread panicked");
+            1
+        }
+    }
+}
+
+/// One line on stderr; a closed stderr is not worth a panic.
+fn say(line: &str) {
+    let _ = writeln!(io::stderr(), "worker-spawn-oracle: {line}");
+}
+
 /// Runs a batch held in memory and returns its output bytes.
 pub fn run_batch_bytes(input: &[u8]) -> Result<Vec<u8>, Refusal> {
     let mut output = Vec::new();

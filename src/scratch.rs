@@ -8,7 +8,7 @@
 //! remove it when the process is interrupted mid-case.
 
 use std::collections::BTreeSet;
-use std::io;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -26,16 +26,48 @@ pub const SCRATCH_PREFIX: &str = "linzumi-worker-spawn-oracle-";
 /// The scratch directories alive right now.
 static LIVE_DIRECTORIES: Mutex<BTreeSet<PathBuf>> = Mutex::new(BTreeSet::new());
 
-/// Removes every scratch directory still alive. For a signal handler that
-/// is about to end the process, which would otherwise leave them behind.
-pub fn remove_live_directories() {
-    let live = match LIVE_DIRECTORIES.lock() {
-        Ok(live) => live.clone(),
-        Err(poisoned) => poisoned.into_inner().clone(),
-    };
-    for path in live {
-        let _ = std::fs::remove_dir_all(path);
+/// Removes every scratch directory still alive, and returns the registry
+/// still locked so that no new one can be made before the caller ends the
+/// process. A case may still be making directories inside one while it
+/// goes, so removal is retried until the directory is gone.
+fn remove_live_directories() -> std::sync::MutexGuard<'static, BTreeSet<PathBuf>> {
+    let live = LIVE_DIRECTORIES
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    for path in live.iter() {
+        for _ in 0..100 {
+            if std::fs::remove_dir_all(path).is_ok() || !path.exists() {
+                break;
+            }
+        }
     }
+    live
+}
+
+/// Makes SIGINT, SIGTERM and SIGHUP remove the live scratch directories
+/// before the process ends (with status 128 + the signal's number), so an
+/// interrupted batch leaves nothing behind.
+pub fn remove_on_signals() -> io::Result<()> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])?;
+    std::thread::Builder::new()
+        .name("scratch-cleanup".into())
+        .spawn(move || {
+            if let Some(signal) = signals.forever().next() {
+                let _held = remove_live_directories();
+                let name = match signal {
+                    SIGINT => "SIGINT",
+                    SIGTERM => "SIGTERM",
+                    _ => "SIGHUP",
+                };
+                let _ = writeln!(
+                    io::stderr(),
+                    "worker-spawn-oracle: interrupted by {name}; scratch directories removed"
+                );
+                std::process::exit(128 + signal);
+            }
+        })?;
+    Ok(())
 }
 
 /// One scratch directory: created fresh, removed on drop.
