@@ -220,3 +220,94 @@ pub fn ipc_parent_op(case: &Value) -> Value {
     let (host, channel) = client.into_parts();
     result(channel.into_sent(), host.trace)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::js::{parse, to_json, TextMode};
+
+    fn value(json: &str) -> Value {
+        parse(json.as_bytes(), TextMode::LossyUtf8).unwrap()
+    }
+
+    fn run(op: fn(&Value) -> Value, case: &str) -> String {
+        String::from_utf8(to_json(&op(&value(case)))).unwrap()
+    }
+
+    fn failure(channel: &mut ScriptedChannel) -> String {
+        channel.set_mode(&Value::from("throw"));
+        let message = channel.send(&Value::Null).unwrap_err().message;
+        message.to_string()
+    }
+
+    #[test]
+    fn the_channel_throws_only_in_throw_mode() {
+        let mut channel = ScriptedChannel::new(&Value::Undefined);
+        assert!(channel.connected());
+        assert_eq!(channel.send(&Value::from(1.0)), Ok(()));
+        assert_eq!(failure(&mut channel), "scripted send failure");
+        channel.set_mode(&Value::from("THROW"));
+        assert_eq!(channel.send(&Value::from(2.0)), Ok(()));
+        assert_eq!(channel.sent(), [Value::from(1.0), Value::from(2.0)]);
+        channel.disconnect();
+        assert!(!channel.connected());
+    }
+
+    #[test]
+    fn send_throw_messages() {
+        for (message, expected) in [
+            (Value::Null, "scripted send failure"),
+            (Value::from(""), ""),
+            (Value::from(0.0), "0"),
+            (value(r#"[1,null,"a"]"#), "1,,a"),
+            (value("{}"), "[object Object]"),
+        ] {
+            assert_eq!(failure(&mut ScriptedChannel::new(&message)), expected);
+        }
+    }
+
+    #[test]
+    fn the_worker_op_runs_each_steps_completions_before_the_next() {
+        let case = r#"{"script":[
+            {"step":"parentMessage","message":{"type":"codex-request","id":1,"method":"m"}},
+            {"step":"disconnectChannel"},
+            {"step":"parentMessage","message":{"type":"codex-request","id":2,"method":"n"}}]}"#;
+        assert_eq!(
+            run(ipc_worker_op, case),
+            concat!(
+                r#"{"sent":[{"type":"codex-response","id":1,"result":{"id":0,"result":{"echoed":"m"}}}],"#,
+                r#""trace":[{"t":"codexRequest","method":"m","params":null},"#,
+                r#"{"t":"codexRequest","method":"n","params":null}]}"#
+            )
+        );
+    }
+
+    #[test]
+    fn the_parent_op_traces_closed_before_the_rejections() {
+        let case = r#"{"script":[{"step":"request","method":"a","params":null},{"step":"close"}]}"#;
+        assert_eq!(
+            run(ipc_parent_op, case),
+            concat!(
+                r#"{"sent":[{"type":"codex-request","id":1,"method":"a"}],"#,
+                r#""trace":[{"t":"closed"},{"t":"requestRejected","message":"thread worker IPC is closed"}]}"#
+            )
+        );
+    }
+
+    #[test]
+    fn parent_handlers_and_subscribers_trace_by_kind() {
+        let case = r#"{"requestHandlers":[{"name":"p","kind":"answer"},{"kind":"reject"}],
+            "script":[{"step":"lateNotificationSubscribe"},
+            {"step":"childMessage","message":{"type":"codex-notification","notification":1}},
+            {"step":"childMessage","message":{"type":"codex-server-request","id":3}}]}"#;
+        assert_eq!(
+            run(ipc_parent_op, case),
+            concat!(
+                r#"{"sent":[{"type":"codex-server-response","id":3,"error":{"message":""}}],"#,
+                r#""trace":[{"t":"notification","notification":1},"#,
+                r#"{"t":"lateNotification","notification":1},"#,
+                r#"{"t":"serverRequest","handler":"p"},{"t":"serverRequest"}]}"#
+            )
+        );
+    }
+}
