@@ -1,3 +1,60 @@
-//! The worker IPC protocol (contract 4.19–4.21, 5): not implemented yet.
+//! The worker IPC protocol (contract 4.19–4.21).
+//!
+//! - [`frame`]: the frames, read from and written to values.
+//! - [`worker`]: the worker half (`bindThreadCodexWorkerIpc`) as a state
+//!   machine driven by method calls.
+//! - [`parent`]: the parent half (`connectThreadCodexWorkerIpc`), likewise.
+//! - [`scripted_agent`]: the scripted `codex` object of the `ipcWorker` op
+//!   and of the `ipc-child` process mode.
+//! - [`scripted`]: the `ipcWorker` and `ipcParent` ops.
+//!
+//! # Timing
+//!
+//! The reference is asynchronous JavaScript; these halves are not, and
+//! need no runtime. A caller drives a half in **steps**: one event (a
+//! message, a disconnect, an agent emission, a client call) is one method
+//! call, which does everything the reference does synchronously. The
+//! promise completions that the event causes (a response sent once the
+//! agent answered, a request's settlement, the rejections of a close) are
+//! queued, in the order the reference's promises settle, and run by
+//! `run_completions`, which the caller calls after each step. In the
+//! reference every completion runs exactly one microtask tick after its
+//! cause and none causes another, so the queue is FIFO and one pass
+//! empties it; a completion that queued another would still be run, after
+//! those already waiting, as the microtask queue would.
+//!
+//! Both halves talk to a [`Channel`]; the scripted harnesses record what
+//! is sent, and the process modes will write it to Node's IPC channel.
 
+pub mod frame;
+pub mod parent;
 pub mod scripted;
+pub mod scripted_agent;
+pub mod worker;
+
+use crate::js::{JsError, JsString, Value};
+use crate::js_concat;
+
+/// The IPC channel a half sends on: Node's `process` in a worker, the
+/// `ChildProcess` in the parent.
+pub trait Channel {
+    /// `send(message)`: `Err` when it throws. The frame is already a value
+    /// whose `undefined` members are left out.
+    fn send(&mut self, frame: &Value) -> Result<(), JsError>;
+    /// `connected`: whether the channel is still open.
+    fn connected(&self) -> bool;
+}
+
+/// Why a frame cannot go out on a channel that is not connected.
+pub const NOT_CONNECTED: &str = "thread worker IPC is not connected";
+/// The worker's rejection after a disconnect, and the parent's close reason.
+pub const DISCONNECTED: &str = "thread worker IPC disconnected";
+/// The parent's close reason when the worker exits.
+pub const EXITED: &str = "thread worker exited";
+/// The parent's close reason after `close()`.
+pub const CLOSED: &str = "thread worker IPC is closed";
+
+/// `thread worker IPC send failed: <errorMessage>`.
+pub fn send_failure(error: &JsError) -> JsString {
+    js_concat!("thread worker IPC send failed: ", &error.message)
+}
