@@ -1,8 +1,364 @@
-//! `parseWorkerArgs` (contract 4.26): not implemented yet.
+//! `parseWorkerArgs` (contract 4.26): the worker's own argv parser, the
+//! inverse of `cliArgs` (4.2).
+//!
+//! The parser sees an environment given to it, never the host's: the
+//! `parseWorkerArgs` op builds one from the case's `env` alone, so a
+//! variable set on the machine running the oracle cannot change a result.
+//! Directories are looked up on the real file system (the op runs in a
+//! scratch directory, contract 3).
 
-use crate::js::Value;
+use std::collections::{HashMap, HashSet};
 
-/// The `parseWorkerArgs` op.
-pub fn parse_worker_args_op(_case: &Value) -> Value {
-    super::threw("parseWorkerArgs is not implemented yet")
+use super::argv::{string_array, WORKER_COMMAND};
+use super::options::{EGRESS_MODES, EXECUTION_MODES};
+use super::preflight::{path_kind, PathKind};
+use super::remote::config::{ascii_digits_number, without_duplicates};
+use crate::js::{parse_js_string, JsResult, JsString, Object, Value};
+use crate::scratch::in_scratch;
+use crate::{js_object, throw};
+
+/// The options that take a value, and the field each one sets.
+pub const VALUE_OPTIONS: [(&str, &str); 18] = [
+    ("--kandan-url", "kandanUrl"),
+    ("--token", "token"),
+    ("--runner-id", "runnerId"),
+    ("--thread-id", "kandanThreadId"),
+    ("--cwd", "cwd"),
+    ("--codex-bin", "codexBin"),
+    ("--workspace", "workspaceSlug"),
+    ("--allowed-cwd", "allowedCwds"),
+    ("--allow-forward-port", "allowedForwardPorts"),
+    ("--execution-mode", "executionMode"),
+    ("--egress-mode", "egressMode"),
+    ("--project", "projectPublicId"),
+    ("--golden-image", "goldenImagePublicId"),
+    ("--log-file", "logFile"),
+    ("--runtime-defaults", "runtimeDefaults"),
+    ("--codex-model-provider", "codexModelProvider"),
+    ("--linzumi-agent-mcp-token", "linzumiAgentMcpToken"),
+    ("--debug-trace", "debugTrace"),
+];
+
+/// The value options that may be given many times, each value kept.
+pub const ACCUMULATING_OPTIONS: [&str; 2] = ["--allowed-cwd", "--allow-forward-port"];
+
+/// The options that take no value, and the field each one sets.
+pub const FLAG_OPTIONS: [(&str, &str); 2] = [("--vm-execution", "vmExecution"), ("--fast", "fast")];
+
+/// What the command line gave, by field: the last value of an ordinary
+/// option, every value of an accumulating one, and the flags present.
+#[derive(Debug, Default)]
+struct Given {
+    values: HashMap<&'static str, JsString>,
+    lists: HashMap<&'static str, Vec<JsString>>,
+    flags: HashSet<&'static str>,
+}
+
+impl Given {
+    fn value(&self, field: &str) -> Option<&JsString> {
+        self.values.get(field)
+    }
+
+    fn list(&self, field: &str) -> &[JsString] {
+        self.lists.get(field).map(Vec::as_slice).unwrap_or_default()
+    }
+}
+
+fn lookup(table: &[(&'static str, &'static str)], name: &JsString) -> Option<&'static str> {
+    table
+        .iter()
+        .find(|(option, _)| name.eq_str(option))
+        .map(|&(_, field)| field)
+}
+
+/// `scanOptions`: the elements after the command, left to right. An
+/// element is `--name` or `--name=value`; a value option without an inline
+/// value takes the next element, whatever it is.
+fn scan_options(elements: &[&JsString]) -> JsResult<Given> {
+    let mut given = Given::default();
+    let mut index = 0;
+    while index < elements.len() {
+        let element = elements[index];
+        if !element.starts_with("--") {
+            throw!("unexpected argument ", element);
+        }
+        let parts = element.split("=");
+        let name = parts.first().cloned().unwrap_or_default();
+        let inline_value = (parts.len() > 1)
+            .then(|| element.slice_utf16(name.len_utf16() + 1, element.len_utf16()));
+        if let Some(field) = lookup(&VALUE_OPTIONS, &name) {
+            let value = match inline_value {
+                Some(value) => value,
+                None => {
+                    index += 1;
+                    match elements.get(index) {
+                        Some(&next) => next.clone(),
+                        None => throw!("option ", name, " requires a value"),
+                    }
+                }
+            };
+            if ACCUMULATING_OPTIONS
+                .iter()
+                .any(|option| name.eq_str(option))
+            {
+                given.lists.entry(field).or_default().push(value);
+            } else {
+                given.values.insert(field, value);
+            }
+        } else if let Some(field) = lookup(&FLAG_OPTIONS, &name) {
+            if inline_value.is_some() {
+                throw!("option ", name, " does not take a value");
+            }
+            given.flags.insert(field);
+        } else {
+            throw!("unknown thread-codex-worker option ", name);
+        }
+        index += 1;
+    }
+    Ok(given)
+}
+
+/// The options a worker parsed from its argv, with its defaults applied.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WorkerArgs {
+    /// `--kandan-url`, or `LINZUMI_KANDAN_URL`.
+    pub kandan_url: JsString,
+    /// `--token`, or `LINZUMI_RUNNER_TOKEN`.
+    pub token: JsString,
+    /// `--runner-id`, or `LINZUMI_RUNNER_ID`.
+    pub runner_id: JsString,
+    /// `--workspace`, or `LINZUMI_WORKSPACE`.
+    pub workspace_slug: Option<JsString>,
+    /// `--cwd`: an existing directory.
+    pub cwd: JsString,
+    /// `--codex-bin`, or `LINZUMI_CODEX_BIN`, or `codex`.
+    pub codex_bin: JsString,
+    /// `--vm-execution` given.
+    pub vm_execution: bool,
+    /// `--execution-mode`.
+    pub execution_mode: Option<JsString>,
+    /// `--egress-mode`.
+    pub egress_mode: Option<JsString>,
+    /// `--project`.
+    pub project_public_id: Option<JsString>,
+    /// `--golden-image`.
+    pub golden_image_public_id: Option<JsString>,
+    /// `--fast` given.
+    pub fast: bool,
+    /// `--log-file`.
+    pub log_file: Option<JsString>,
+    /// The `--allowed-cwd` directories that exist (`[cwd]` when none given).
+    pub allowed_cwds: Vec<JsString>,
+    /// The `--allowed-cwd` values that are not existing directories.
+    pub missing_allowed_cwds: Vec<JsString>,
+    /// The `--allow-forward-port` numbers, without duplicates.
+    pub allowed_forward_ports: Vec<f64>,
+    /// `--runtime-defaults`, parsed.
+    pub runtime_defaults: Option<Object>,
+    /// `--codex-model-provider`, or `LINZUMI_CODEX_MODEL_PROVIDER`.
+    pub codex_model_provider: Option<JsString>,
+    /// `--linzumi-agent-mcp-token`, or `LINZUMI_AGENT_MCP_TOKEN`.
+    pub linzumi_agent_mcp_token: Option<JsString>,
+    /// `--thread-id`.
+    pub kandan_thread_id: JsString,
+    /// `--debug-trace`, or `LINZUMI_DEBUG_TRACE`.
+    pub debug_trace: Option<JsString>,
+}
+
+impl WorkerArgs {
+    /// The op's `value`: every member, unset ones as `null` (or `[]`), in
+    /// the contract's order.
+    pub fn to_value(&self) -> Value {
+        let text = |value: &Option<JsString>| value.clone().map_or(Value::Null, Value::String);
+        let strings = |values: &[JsString]| Value::Array(values.iter().map(Value::from).collect());
+        js_object! {
+            "kandanUrl" => &self.kandan_url,
+            "token" => &self.token,
+            "runnerId" => &self.runner_id,
+            "workspaceSlug" => text(&self.workspace_slug),
+            "cwd" => &self.cwd,
+            "codexBin" => &self.codex_bin,
+            "vmExecution" => self.vm_execution,
+            "executionMode" => text(&self.execution_mode),
+            "egressMode" => text(&self.egress_mode),
+            "projectPublicId" => text(&self.project_public_id),
+            "goldenImagePublicId" => text(&self.golden_image_public_id),
+            "fast" => self.fast,
+            "logFile" => text(&self.log_file),
+            "allowedCwds" => strings(&self.allowed_cwds),
+            "missingAllowedCwds" => strings(&self.missing_allowed_cwds),
+            "allowedForwardPorts" => Value::Array(self.allowed_forward_ports.iter().map(|&p| Value::Number(p)).collect()),
+            "runtimeDefaults" => self.runtime_defaults.clone().map_or(Value::Null, Value::Object),
+            "codexModelProvider" => text(&self.codex_model_provider),
+            "linzumiAgentMcpToken" => text(&self.linzumi_agent_mcp_token),
+            "kandanThreadId" => &self.kandan_thread_id,
+            "debugTrace" => text(&self.debug_trace),
+        }
+    }
+}
+
+/// The environment a case gives the parser: its `env` members whose values
+/// are strings (an `env` that is not an object gives none).
+pub fn case_environment(env: &Value) -> Object {
+    env.as_object()
+        .map(|env| {
+            env.iter()
+                .filter(|(_, value)| value.is_string())
+                .map(|(name, value)| (name.clone(), value.clone()))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Whether a port value is only ASCII digits naming 1–65535; its number.
+fn port_number(text: &JsString) -> Option<f64> {
+    ascii_digits_number(text).filter(|port| (1.0..=65535.0).contains(port))
+}
+
+/// `parseThreadCodexWorkerArgs(args, env)`. `is_directory` answers whether
+/// a path names an existing directory.
+pub fn parse_worker_args(
+    args: &Value,
+    env: &Object,
+    is_directory: &dyn Fn(&JsString) -> bool,
+) -> JsResult<WorkerArgs> {
+    let Some(args) = string_array(args) else {
+        throw!("worker args must be an array of strings");
+    };
+    if !args
+        .first()
+        .is_some_and(|first| first.eq_str(WORKER_COMMAND))
+    {
+        throw!("expected the ", WORKER_COMMAND, " command");
+    }
+    let given = scan_options(args.get(1..).unwrap_or_default())?;
+    let variable = |name: &str| {
+        env.get(name)
+            .and_then(Value::as_js_string)
+            .filter(|value| !value.is_empty())
+            .cloned()
+    };
+    // An option given with an empty value still counts as given.
+    let option_or =
+        |field: &str, name: &str| given.value(field).cloned().or_else(|| variable(name));
+    let option = |field: &str| given.value(field).cloned();
+
+    let Some(kandan_url) = option_or("kandanUrl", "LINZUMI_KANDAN_URL") else {
+        throw!("missing --kandan-url (or LINZUMI_KANDAN_URL)");
+    };
+    let Some(token) = option_or("token", "LINZUMI_RUNNER_TOKEN") else {
+        throw!("missing --token (or LINZUMI_RUNNER_TOKEN)");
+    };
+    let Some(runner_id) = option_or("runnerId", "LINZUMI_RUNNER_ID") else {
+        throw!("missing --runner-id (or LINZUMI_RUNNER_ID)");
+    };
+    let Some(kandan_thread_id) = option("kandanThreadId") else {
+        throw!("missing --thread-id");
+    };
+    let Some(cwd) = option("cwd") else {
+        throw!("missing --cwd");
+    };
+    if !cwd.starts_with("/") {
+        throw!("--cwd must be an absolute path: ", cwd);
+    }
+    if !is_directory(&cwd) {
+        throw!("worker cwd does not exist: ", cwd);
+    }
+    let allowed_cwd_values = given.list("allowedCwds");
+    if let Some(relative) = allowed_cwd_values.iter().find(|v| !v.starts_with("/")) {
+        throw!("--allowed-cwd must be an absolute path: ", relative);
+    }
+    let mut allowed_forward_ports = Vec::new();
+    let mut seen_ports = HashSet::new();
+    for text in given.list("allowedForwardPorts") {
+        let Some(port) = port_number(text) else {
+            throw!(
+                "--allow-forward-port must be a port number (1-65535): ",
+                text
+            );
+        };
+        // Ports are integers from 1 to 65535, so their bits identify them.
+        if seen_ports.insert(port.to_bits()) {
+            allowed_forward_ports.push(port);
+        }
+    }
+    let execution_mode = option("executionMode");
+    if let Some(mode) = execution_mode
+        .as_ref()
+        .filter(|m| !EXECUTION_MODES.iter().any(|a| m.eq_str(a)))
+    {
+        throw!("--execution-mode must be one of local, vm, remote: ", mode);
+    }
+    let egress_mode = option("egressMode");
+    if let Some(mode) = egress_mode
+        .as_ref()
+        .filter(|m| !EGRESS_MODES.iter().any(|a| m.eq_str(a)))
+    {
+        throw!(
+            "--egress-mode must be one of open, restricted, offline: ",
+            mode
+        );
+    }
+    let runtime_defaults = match option("runtimeDefaults") {
+        None => None,
+        Some(text) => match parse_js_string(&text) {
+            Ok(Value::Object(object)) => Some(object),
+            _ => throw!("--runtime-defaults must be a JSON object"),
+        },
+    };
+    let mut allowed_cwds = Vec::new();
+    let mut missing_allowed_cwds = Vec::new();
+    for path in without_duplicates(allowed_cwd_values) {
+        if is_directory(&path) {
+            allowed_cwds.push(path);
+        } else {
+            missing_allowed_cwds.push(path);
+        }
+    }
+    if allowed_cwd_values.is_empty() {
+        allowed_cwds = vec![cwd.clone()];
+    }
+    Ok(WorkerArgs {
+        kandan_url,
+        token,
+        runner_id,
+        workspace_slug: option_or("workspaceSlug", "LINZUMI_WORKSPACE"),
+        codex_bin: option_or("codexBin", "LINZUMI_CODEX_BIN").unwrap_or_else(|| "codex".into()),
+        cwd,
+        vm_execution: given.flags.contains("vmExecution"),
+        execution_mode,
+        egress_mode,
+        project_public_id: option("projectPublicId"),
+        golden_image_public_id: option("goldenImagePublicId"),
+        fast: given.flags.contains("fast"),
+        log_file: option("logFile"),
+        allowed_cwds,
+        missing_allowed_cwds,
+        allowed_forward_ports,
+        runtime_defaults,
+        codex_model_provider: option_or("codexModelProvider", "LINZUMI_CODEX_MODEL_PROVIDER"),
+        linzumi_agent_mcp_token: option_or("linzumiAgentMcpToken", "LINZUMI_AGENT_MCP_TOKEN"),
+        kandan_thread_id,
+        debug_trace: option_or("debugTrace", "LINZUMI_DEBUG_TRACE"),
+    })
+}
+
+/// Whether a path names an existing directory on the real file system
+/// (`statSync(path).isDirectory()`, false when stat fails).
+pub fn is_existing_directory(path: &JsString) -> bool {
+    path_kind(path) == PathKind::Directory
+}
+
+/// The `parseWorkerArgs` op, in a scratch directory: `{"value":{…}}`, or
+/// `{"threw":"<message>"}`.
+pub fn parse_worker_args_op(case: &Value) -> Value {
+    in_scratch(case, |case, _dir| {
+        let env = case_environment(case.get("env"));
+        let no_args = Value::Array(Vec::new());
+        let args = case.get("args").or(&no_args);
+        match parse_worker_args(args, &env, &is_existing_directory) {
+            Ok(parsed) => js_object! { "value" => parsed.to_value() },
+            Err(error) => js_object! { "threw" => error.message },
+        }
+    })
 }
