@@ -314,3 +314,252 @@ pub fn liveness_op(case: &Value) -> Value {
         Err(error) => super::threw(error.message),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::js::{parse, to_json, TextMode};
+
+    fn value(json: &str) -> Value {
+        parse(json.as_bytes(), TextMode::LossyUtf8).unwrap()
+    }
+
+    fn json(value: &Value) -> String {
+        String::from_utf8(to_json(value)).unwrap()
+    }
+
+    fn now(n: f64) -> Value {
+        Value::Number(n)
+    }
+
+    fn message<T: std::fmt::Debug>(result: JsResult<T>) -> String {
+        result.unwrap_err().message.to_string()
+    }
+
+    fn created(at: f64) -> WorkerLiveness {
+        let mut liveness = WorkerLiveness::new();
+        liveness.create(&now(at)).unwrap();
+        liveness
+    }
+
+    #[test]
+    fn the_default_config_passes_its_own_checks() {
+        assert_eq!(
+            LivenessConfig::check(&default_config()),
+            Ok(LivenessConfig {
+                ping_interval_ms: 15_000.0,
+                pong_timeout_ms: 10_000.0,
+                max_missed_pongs: 2.0,
+                probe_timeout_ms: 5_000.0,
+            })
+        );
+    }
+
+    #[test]
+    fn each_config_field_is_checked_in_order() {
+        let check = |json: &str| message(LivenessConfig::check(&value(json)));
+        let number = |field: &str| format!("liveness config {field} must be a positive number");
+        assert_eq!(check("{}"), number("pingIntervalMs"));
+        assert_eq!(check("[1,1,1,1]"), number("pingIntervalMs"));
+        assert_eq!(check("null"), number("pingIntervalMs"));
+        assert_eq!(
+            check(r#"{"pingIntervalMs":1e400}"#),
+            number("pingIntervalMs")
+        );
+        assert_eq!(check(r#"{"pingIntervalMs":"1"}"#), number("pingIntervalMs"));
+        assert_eq!(
+            check(r#"{"pingIntervalMs":1,"pongTimeoutMs":0}"#),
+            number("pongTimeoutMs")
+        );
+        assert_eq!(
+            check(r#"{"pingIntervalMs":1,"pongTimeoutMs":1,"maxMissedPongs":1.5}"#),
+            "liveness config maxMissedPongs must be a positive integer"
+        );
+        assert_eq!(
+            check(r#"{"pingIntervalMs":1,"pongTimeoutMs":1,"maxMissedPongs":-2}"#),
+            "liveness config maxMissedPongs must be a positive integer"
+        );
+        assert_eq!(
+            check(
+                r#"{"pingIntervalMs":1,"pongTimeoutMs":1,"maxMissedPongs":1,"probeTimeoutMs":-0}"#
+            ),
+            number("probeTimeoutMs")
+        );
+    }
+
+    #[test]
+    fn now_is_checked_first_then_the_state_then_the_config() {
+        let bad_config = value("{}");
+        let mut fresh = WorkerLiveness::new();
+        assert_eq!(
+            message(fresh.create(&value(r#""1""#))),
+            "liveness now must be a finite number"
+        );
+        assert_eq!(
+            message(fresh.create(&Value::Undefined)),
+            "liveness now must be a finite number"
+        );
+        assert_eq!(
+            message(fresh.create(&value("1e400"))),
+            "liveness now must be a finite number"
+        );
+        assert_eq!(
+            message(fresh.verdict(&bad_config, &Value::Null)),
+            "liveness now must be a finite number"
+        );
+        assert_eq!(
+            message(fresh.verdict(&bad_config, &now(1.0))),
+            "liveness state has not been created"
+        );
+        for result in [
+            fresh.ping_sent(&now(1.0)),
+            fresh.pong(&now(1.0)),
+            fresh.probe_sent(&now(1.0)),
+            fresh.probe_reply(&now(1.0)),
+            fresh.tick(&bad_config, &now(1.0)),
+        ] {
+            assert_eq!(message(result), "liveness state has not been created");
+        }
+        assert_eq!(
+            message(fresh.should_send_ping(&bad_config, &now(1.0))),
+            "liveness state has not been created"
+        );
+        let liveness = created(0.0);
+        assert_eq!(
+            message(liveness.should_send_ping(&bad_config, &now(1.0))),
+            "liveness config pingIntervalMs must be a positive number"
+        );
+    }
+
+    #[test]
+    fn the_state_functions_do_not_read_the_config() {
+        let mut liveness = created(0.0);
+        liveness.ping_sent(&now(1.0)).unwrap();
+        liveness.pong(&now(2.0)).unwrap();
+        liveness.probe_sent(&now(3.0)).unwrap();
+        liveness.probe_reply(&now(4.0)).unwrap();
+        assert_eq!(liveness.state().map(|s| s.last_ping_at), Some(Some(1.0)));
+    }
+
+    #[test]
+    fn a_missed_pong_needs_a_tick_at_or_after_the_timeout() {
+        let config = default_config();
+        let mut liveness = created(0.0);
+        liveness.ping_sent(&now(15_000.0)).unwrap();
+        liveness.ping_sent(&now(20_000.0)).unwrap();
+        assert_eq!(
+            liveness.state().unwrap().awaiting_pong_since,
+            Some(15_000.0)
+        );
+        liveness.tick(&config, &now(24_999.5)).unwrap();
+        assert_eq!(
+            liveness.verdict(&config, &now(24_999.5)),
+            Ok(Verdict::Healthy)
+        );
+        liveness.tick(&config, &now(25_000.0)).unwrap();
+        assert_eq!(
+            liveness.verdict(&config, &now(25_000.0)),
+            Ok(Verdict::Degraded)
+        );
+        assert_eq!(liveness.state().unwrap().awaiting_pong_since, None);
+        liveness.ping_sent(&now(30_000.0)).unwrap();
+        liveness.tick(&config, &now(40_000.0)).unwrap();
+        assert_eq!(
+            liveness.verdict(&config, &now(40_000.0)),
+            Ok(Verdict::Unresponsive)
+        );
+        liveness.pong(&now(40_001.0)).unwrap();
+        assert_eq!(
+            liveness.verdict(&config, &now(40_001.0)),
+            Ok(Verdict::Healthy)
+        );
+    }
+
+    #[test]
+    fn a_probe_decides_while_it_is_out() {
+        let config = default_config();
+        let mut liveness = created(0.0);
+        liveness.probe_sent(&now(100.0)).unwrap();
+        liveness.probe_sent(&now(3_000.0)).unwrap();
+        assert_eq!(
+            liveness.verdict(&config, &now(5_099.0)),
+            Ok(Verdict::Probing)
+        );
+        assert_eq!(liveness.verdict(&config, &now(5_100.0)), Ok(Verdict::Dead));
+        assert_eq!(
+            liveness.should_send_ping(&config, &now(99_999.0)),
+            Ok(false)
+        );
+        liveness.probe_reply(&now(5_200.0)).unwrap();
+        assert_eq!(
+            liveness.verdict(&config, &now(5_200.0)),
+            Ok(Verdict::Healthy)
+        );
+    }
+
+    #[test]
+    fn a_ping_is_due_after_the_interval_with_nothing_outstanding() {
+        let config = default_config();
+        let mut liveness = created(1_000.0);
+        assert_eq!(
+            liveness.should_send_ping(&config, &now(15_999.0)),
+            Ok(false)
+        );
+        assert_eq!(liveness.should_send_ping(&config, &now(16_000.0)), Ok(true));
+        liveness.ping_sent(&now(16_000.0)).unwrap();
+        assert_eq!(
+            liveness.should_send_ping(&config, &now(50_000.0)),
+            Ok(false)
+        );
+        liveness.pong(&now(16_001.0)).unwrap();
+        assert_eq!(
+            liveness.should_send_ping(&config, &now(30_999.0)),
+            Ok(false)
+        );
+        assert_eq!(liveness.should_send_ping(&config, &now(31_000.0)), Ok(true));
+    }
+
+    #[test]
+    fn verdict_names() {
+        let names: Vec<&str> = [
+            Verdict::Healthy,
+            Verdict::Degraded,
+            Verdict::Unresponsive,
+            Verdict::Probing,
+            Verdict::Dead,
+        ]
+        .iter()
+        .map(|v| v.as_str())
+        .collect();
+        assert_eq!(
+            names,
+            ["healthy", "degraded", "unresponsive", "probing", "dead"]
+        );
+    }
+
+    #[test]
+    fn the_op_traces_questions_and_loses_the_trace_on_a_throw() {
+        let op = |case: &str| json(&liveness_op(&value(case)));
+        assert_eq!(
+            op(
+                r#"{"schedule":[{"op":"create","now":0.5},{"op":"verdict","now":1.25},{"op":"shouldSendPing","now":-0},{"op":"nope"}]}"#
+            ),
+            r#"{"trace":[{"t":"verdict","now":1.25,"value":"healthy"},{"t":"shouldSendPing","now":0,"value":false}]}"#
+        );
+        assert_eq!(
+            op(
+                r#"{"schedule":[{"op":"create","now":0},{"op":"verdict","now":1},{"op":"tick","now":1e400}]}"#
+            ),
+            r#"{"threw":true,"message":"liveness now must be a finite number"}"#
+        );
+        assert_eq!(
+            op(r#"{"config":null,"schedule":[{"op":"create","now":0},{"op":"tick","now":1}]}"#),
+            r#"{"trace":[]}"#
+        );
+        assert_eq!(
+            op(r#"{"config":false,"schedule":[{"op":"create","now":0},{"op":"tick","now":1}]}"#),
+            r#"{"threw":true,"message":"liveness config pingIntervalMs must be a positive number"}"#
+        );
+        assert_eq!(op("{}"), r#"{"trace":[]}"#);
+    }
+}

@@ -179,3 +179,154 @@ pub fn output_routing_op(case: &Value) -> Value {
     result.insert("captured", Value::String(sinks.captured));
     Value::Object(result)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::js::{parse, to_json, TextMode};
+
+    fn value(json: &str) -> Value {
+        parse(json.as_bytes(), TextMode::LossyUtf8).unwrap()
+    }
+
+    fn json(value: &Value) -> String {
+        String::from_utf8(to_json(value)).unwrap()
+    }
+
+    fn op(case: &str) -> String {
+        json(&output_routing_op(&value(case)))
+    }
+
+    #[test]
+    fn routes_follow_the_tui_and_the_capture() {
+        for tui in [false, true] {
+            for capture in [false, true] {
+                let route = route_output_chunk(tui, capture);
+                assert_eq!(route.terminal, !tui);
+                assert_eq!(route.audit, tui);
+                assert_eq!(route.capture, capture);
+            }
+        }
+        assert_eq!(
+            json(&route_output_chunk(true, false).to_value()),
+            r#"{"terminal":false,"audit":true,"capture":false}"#
+        );
+    }
+
+    #[test]
+    fn the_factory_checks_the_stream_then_the_pid() {
+        let create = |stream: &str, pid: &str| {
+            OutputChunkHandler::create(&value(stream), &value(pid))
+                .map(|_| ())
+                .map_err(|e| e.message.to_string())
+        };
+        assert_eq!(create(r#""stdout""#, "null"), Ok(()));
+        assert_eq!(create(r#""stderr""#, "7"), Ok(()));
+        assert_eq!(create(r#""stderr""#, "7.0"), Ok(()));
+        for stream in [
+            r#""stdin""#,
+            r#""STDOUT""#,
+            r#""""#,
+            "1",
+            "null",
+            r#"["stdout"]"#,
+        ] {
+            assert_eq!(
+                create(stream, "-1"),
+                Err("output stream must be stdout or stderr".into()),
+                "{stream}"
+            );
+        }
+        for pid in ["0", "-3", "1.5", r#""9""#, "true", "1e400", "[1]"] {
+            assert_eq!(
+                create(r#""stdout""#, pid),
+                Err("worker pid must be a positive integer".into()),
+                "{pid}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_op_reports_factory_errors_as_threw() {
+        assert_eq!(
+            op(r#"{"streamName":"stdin"}"#),
+            r#"{"threw":true,"message":"output stream must be stdout or stderr"}"#
+        );
+        assert_eq!(
+            op(r#"{"pid":0}"#),
+            r#"{"threw":true,"message":"worker pid must be a positive integer"}"#
+        );
+        assert_eq!(
+            op(r#"{"streamName":null}"#),
+            r#"{"trace":[],"captured":""}"#
+        );
+    }
+
+    #[test]
+    fn chunks_go_where_the_flags_say() {
+        assert_eq!(
+            op(concat!(
+                r#"{"pid":5,"streamName":"stdout","script":["#,
+                r#"{"step":"chunk","text":"a\n","captureActive":true},"#,
+                r#"{"step":"chunk","text":"  b  \n","tuiActive":true,"captureActive":true},"#,
+                r#"{"step":"chunk","text":"c","tuiActive":"true","captureActive":1}]}"#
+            )),
+            concat!(
+                r#"{"trace":[{"t":"terminal","chunk":"a\n"},"#,
+                r#"{"t":"audit","event":"thread_worker_output","data":{"stream":"stdout","pid":5,"text":"  b"}},"#,
+                r#"{"t":"terminal","chunk":"c"}],"captured":"a\n  b  \n"}"#
+            )
+        );
+    }
+
+    #[test]
+    fn blank_chunks_are_not_audited_and_pid_is_left_out_when_unset() {
+        assert_eq!(
+            op(
+                r#"{"script":[{"step":"chunk","text":" \u3000\n","tuiActive":true},{"step":"chunk","text":"x","tuiActive":true}]}"#
+            ),
+            r#"{"trace":[{"t":"audit","event":"thread_worker_output","data":{"stream":"stderr","text":"x"}}],"captured":""}"#
+        );
+    }
+
+    #[test]
+    fn non_string_text_is_stringified() {
+        assert_eq!(
+            op(
+                r#"{"script":[{"step":"chunk","captureActive":true},{"step":"chunk","text":[1,null,{}],"captureActive":true},{"step":"chunk","text":-0,"captureActive":true}]}"#
+            ),
+            concat!(
+                r#"{"trace":[{"t":"terminal","chunk":"undefined"},{"t":"terminal","chunk":"1,,[object Object]"},"#,
+                r#"{"t":"terminal","chunk":"0"}],"captured":"undefined1,,[object Object]0"}"#
+            )
+        );
+    }
+
+    #[test]
+    fn huge_audited_chunks_are_bounded_but_captured_whole() {
+        let text = format!("{}{}\n", "h".repeat(10), "t".repeat(4000));
+        let case = format!(
+            r#"{{"script":[{{"step":"chunk","text":"{text}","tuiActive":true,"captureActive":true}}]}}"#
+        )
+        .replace('\n', "\\n");
+        let result = output_routing_op(&value(&case));
+        let audited = result.get("trace").as_array().unwrap()[0]
+            .get("data")
+            .get("text")
+            .to_js_string()
+            .to_string();
+        assert_eq!(
+            audited,
+            format!("\u{2026}[10 characters omitted]\n{}", "t".repeat(4000))
+        );
+        assert_eq!(result.get("captured").to_js_string().to_string(), text);
+    }
+
+    #[test]
+    fn route_steps_trace_a_decision_and_other_steps_are_ignored() {
+        assert_eq!(
+            op(r#"{"script":[{"step":"route","tuiActive":true},{"step":"other","text":"x"},{}]}"#),
+            r#"{"trace":[{"t":"route","route":{"terminal":false,"audit":true,"capture":false}}],"captured":""}"#
+        );
+    }
+}

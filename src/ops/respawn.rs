@@ -167,3 +167,214 @@ pub fn respawn_op(case: &Value) -> Value {
     }
     Value::Object(object)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::js::{parse, to_json, TextMode};
+
+    fn value(json: &str) -> Value {
+        parse(json.as_bytes(), TextMode::LossyUtf8).unwrap()
+    }
+
+    fn json(value: &Value) -> String {
+        String::from_utf8(to_json(value)).unwrap()
+    }
+
+    fn exited(code: f64, output: &str) -> AttemptOutcome<&'static str> {
+        AttemptOutcome::ExitedBeforeReady(Box::new(EarlyExit {
+            code: Value::Number(code),
+            signal: Value::Null,
+            captured_output: Value::from(output),
+        }))
+    }
+
+    /// Runs the orchestrator over fixed outcomes (ready after them) and
+    /// records every attempt, respawn and sleep.
+    fn run(
+        max_attempts: &str,
+        backoff_ms: f64,
+        outcomes: Vec<AttemptOutcome<&'static str>>,
+    ) -> (Result<&'static str, String>, Vec<String>) {
+        let mut outcomes = outcomes.into_iter();
+        let events = std::cell::RefCell::new(Vec::new());
+        let result = spawn_with_bounded_respawn(
+            &value(max_attempts),
+            backoff_ms,
+            |n| {
+                events.borrow_mut().push(format!("attempt {n}"));
+                Ok(outcomes.next().unwrap_or(AttemptOutcome::Ready("ready")))
+            },
+            |ms| events.borrow_mut().push(format!("sleep {ms}")),
+            |n| events.borrow_mut().push(format!("respawn {n}")),
+        );
+        (
+            result.map_err(|error| error.message.to_string()),
+            events.into_inner(),
+        )
+    }
+
+    #[test]
+    fn max_attempts_defaults_caps_and_refuses() {
+        let max =
+            |json: &str| resolve_max_attempts(&value(json)).map_err(|e| e.message.to_string());
+        assert_eq!(max("null"), Ok(3));
+        assert_eq!(resolve_max_attempts(&Value::Undefined), Ok(3));
+        assert_eq!(max("1"), Ok(1));
+        assert_eq!(max("2.0"), Ok(2));
+        assert_eq!(max("10"), Ok(10));
+        assert_eq!(max("11"), Ok(10));
+        assert_eq!(max("1e300"), Ok(10));
+        for refused in [
+            "0", "-0", "-1", "1.5", "1e400", "\"3\"", "true", "[3]", "{}",
+        ] {
+            assert_eq!(
+                max(refused),
+                Err("maxAttempts must be a positive integer".into()),
+                "{refused}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_refused_max_makes_no_attempt() {
+        let (result, events) = run("0", 0.0, vec![]);
+        assert_eq!(result, Err("maxAttempts must be a positive integer".into()));
+        assert!(events.is_empty());
+    }
+
+    #[test]
+    fn ready_returns_the_handle_after_respawns() {
+        let (result, events) = run("null", 0.0, vec![exited(1.0, "x"), exited(2.0, "")]);
+        assert_eq!(result, Ok("ready"));
+        assert_eq!(
+            events,
+            [
+                "attempt 1",
+                "respawn 2",
+                "sleep 0",
+                "attempt 2",
+                "respawn 3",
+                "sleep 0",
+                "attempt 3"
+            ]
+        );
+    }
+
+    #[test]
+    fn the_backoff_doubles_up_to_thirty_seconds() {
+        let failures = (0..10).map(|_| exited(1.0, "")).collect();
+        let (result, events) = run("10", 5_000.0, failures);
+        let sleeps: Vec<&str> = events
+            .iter()
+            .filter_map(|e| e.strip_prefix("sleep "))
+            .collect();
+        assert_eq!(
+            sleeps,
+            ["5000", "10000", "20000", "30000", "30000", "30000", "30000", "30000", "30000"]
+        );
+        assert!(result
+            .unwrap_err()
+            .starts_with("Thread worker failed to start after 10 attempts: "));
+        assert_eq!(backoff_before_next(0.0, 1), 0.0);
+        assert_eq!(backoff_before_next(1.5, 3), 6.0);
+    }
+
+    #[test]
+    fn exhaustion_names_the_attempts_and_the_last_exit() {
+        let (result, events) = run("1", 0.0, vec![exited(9.0, "  boom \n")]);
+        assert_eq!(
+            result,
+            Err(
+                "Thread worker failed to start after 1 attempt: Thread worker exited before ready (exit code 9):\nboom"
+                    .into()
+            )
+        );
+        assert_eq!(events, ["attempt 1"]);
+        let (result, _) = run("2", 0.0, vec![exited(1.0, ""), exited(127.0, "")]);
+        assert_eq!(
+            result,
+            Err("Thread worker failed to start after 2 attempts: Thread worker exited before ready (exit code 127)".into())
+        );
+    }
+
+    #[test]
+    fn a_preflight_line_stops_at_once() {
+        let (result, events) = run(
+            "5",
+            0.0,
+            vec![
+                exited(1.0, "crash"),
+                exited(1.0, "x\r\n LINZUMI_WORKER_PREFLIGHT_FAILURE: no repo \r\n"),
+            ],
+        );
+        assert_eq!(
+            result,
+            Err("Thread worker preflight failed: no repo".into())
+        );
+        assert_eq!(events, ["attempt 1", "respawn 2", "sleep 0", "attempt 2"]);
+    }
+
+    #[test]
+    fn non_string_output_throws_before_anything_else() {
+        let mut outcomes = vec![AttemptOutcome::ExitedBeforeReady(Box::new(EarlyExit {
+            code: Value::Null,
+            signal: Value::Null,
+            captured_output: Value::Number(1.0),
+        }))]
+        .into_iter();
+        let result: JsResult<()> = spawn_with_bounded_respawn(
+            &Value::Undefined,
+            0.0,
+            |_| Ok(outcomes.next().unwrap_or(AttemptOutcome::Ready(()))),
+            |_| {},
+            |_| panic!("no respawn after a throw"),
+        );
+        assert_eq!(
+            result.unwrap_err().message.to_string(),
+            "worker output must be a string"
+        );
+    }
+
+    #[test]
+    fn an_attempt_error_propagates() {
+        let result: JsResult<()> = spawn_with_bounded_respawn(
+            &Value::Undefined,
+            0.0,
+            |_| Err(JsError::new("spawn failed")),
+            |_| {},
+            |_| {},
+        );
+        assert_eq!(result.unwrap_err().message.to_string(), "spawn failed");
+    }
+
+    #[test]
+    fn the_harness_traces_attempts_and_respawns() {
+        let op = |case: &str| json(&respawn_op(&value(case)));
+        assert_eq!(
+            op(r#"{"script":[{"kind":"exited","code":1},{}]}"#),
+            concat!(
+                r#"{"trace":[{"t":"attempt","attemptNumber":1,"kind":"exited"},{"t":"respawn","attemptNumber":2},"#,
+                r#"{"t":"attempt","attemptNumber":2},{"t":"respawn","attemptNumber":3},"#,
+                r#"{"t":"attempt","attemptNumber":3,"kind":"ready"}],"handle":{"marker":"handle-3"}}"#
+            )
+        );
+        assert_eq!(
+            op(r#"{"maxAttempts":1.5}"#),
+            r#"{"trace":[],"threw":"maxAttempts must be a positive integer"}"#
+        );
+        assert_eq!(
+            op(
+                r#"{"maxAttempts":1,"script":[{"kind":null,"signal":"SIGKILL","capturedOutput":null}]}"#
+            ),
+            concat!(
+                r#"{"trace":[{"t":"attempt","attemptNumber":1,"kind":null}],"#,
+                r#""threw":"Thread worker failed to start after 1 attempt: Thread worker exited before ready (signal SIGKILL)"}"#
+            )
+        );
+        assert_eq!(
+            op(r#"{"script":[{"kind":"exited","capturedOutput":[]}]}"#),
+            r#"{"trace":[{"t":"attempt","attemptNumber":1,"kind":"exited"}],"threw":"worker output must be a string"}"#
+        );
+    }
+}

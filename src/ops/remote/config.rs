@@ -207,3 +207,226 @@ pub fn config_from_env(env: &Value) -> JsResult<Value> {
         "heartbeatIntervalMs" => heartbeat,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::js::{parse, to_json, TextMode};
+
+    fn value(json: &str) -> Value {
+        parse(json.as_bytes(), TextMode::LossyUtf8).unwrap()
+    }
+
+    fn json(value: &Value) -> String {
+        String::from_utf8(to_json(value)).unwrap()
+    }
+
+    fn from_object(json_text: &str) -> Result<String, String> {
+        config_from_object(&value(json_text))
+            .map(|config| json(&config))
+            .map_err(|error| error.message.to_string())
+    }
+
+    const BASE: &str = r#""kandanUrl":"https://k/","token":"t","runnerId":"r","cwd":"/c""#;
+
+    fn with(extra: &str) -> Result<String, String> {
+        from_object(&format!("{{{BASE}{extra}}}"))
+    }
+
+    fn field_error(field: &str, requirement: &str) -> Result<String, String> {
+        Err(format!(
+            "remote harness config {field} must be {requirement}"
+        ))
+    }
+
+    #[test]
+    fn urls_need_a_scheme_and_a_host_part() {
+        let url = |text: &str| normalized_http_url(&Value::from(text)).map(|u| u.to_string());
+        assert_eq!(url("https://x"), Some("https://x".into()));
+        assert_eq!(url("http://x///"), Some("http://x".into()));
+        assert_eq!(url("https:///x/"), Some("https:///x".into()));
+        assert_eq!(url("https://a/b//"), Some("https://a/b".into()));
+        assert_eq!(url("https://x/\n"), Some("https://x/\n".into()));
+        for refused in [
+            "https://",
+            "https:///",
+            "http:////",
+            "ftp://x",
+            "HTTP://x",
+            " https://x",
+            "",
+        ] {
+            assert_eq!(url(refused), None, "{refused:?}");
+        }
+        assert_eq!(normalized_http_url(&Value::Null), None);
+    }
+
+    #[test]
+    fn a_config_gets_its_defaults_in_order() {
+        assert_eq!(
+            with(""),
+            Ok(concat!(
+                r#"{"kandanUrl":"https://k","token":"t","runnerId":"r","workspaceSlug":null,"cwd":"/c","#,
+                r#""codexBin":"codex","allowedCwds":["/c"],"heartbeatIntervalMs":15000,"labels":{}}"#
+            )
+            .into())
+        );
+        assert_eq!(
+            with(r#","labels":{"b":"x","1":"y"},"allowedCwds":["/b","/a","/b"],"heartbeatIntervalMs":1e3,"workspaceSlug":"w","codexBin":"cx""#),
+            Ok(concat!(
+                r#"{"kandanUrl":"https://k","token":"t","runnerId":"r","workspaceSlug":"w","cwd":"/c","#,
+                r#""codexBin":"cx","allowedCwds":["/b","/a"],"heartbeatIntervalMs":1000,"labels":{"1":"y","b":"x"}}"#
+            )
+            .into())
+        );
+    }
+
+    #[test]
+    fn every_field_rule() {
+        assert_eq!(
+            from_object("[]"),
+            Err("remote harness config must be a JSON object".into())
+        );
+        assert_eq!(
+            from_object(r#"{"kandanUrl":"x"}"#),
+            field_error("kandanUrl", "an http(s) URL")
+        );
+        assert_eq!(
+            with(r#","token":"""#),
+            field_error("token", "a non-empty string")
+        );
+        assert_eq!(
+            with(r#","runnerId":7"#),
+            field_error("runnerId", "a non-empty string")
+        );
+        assert_eq!(
+            with(r#","workspaceSlug":"""#),
+            field_error("workspaceSlug", "a non-empty string")
+        );
+        assert_eq!(
+            with(r#","cwd":"c""#),
+            field_error("cwd", "an absolute path")
+        );
+        assert_eq!(
+            with(r#","codexBin":false"#),
+            field_error("codexBin", "a non-empty string")
+        );
+        for allowed in [r#""/a""#, r#"["/a","b"]"#, r#"[""]"#, r#"{}"#] {
+            assert_eq!(
+                with(&format!(r#","allowedCwds":{allowed}"#)),
+                field_error("allowedCwds", "an array of absolute paths"),
+                "{allowed}"
+            );
+        }
+        for heartbeat in ["999", "300001", "1000.5", r#""15000""#, "1e400"] {
+            assert_eq!(
+                with(&format!(r#","heartbeatIntervalMs":{heartbeat}"#)),
+                field_error("heartbeatIntervalMs", "an integer between 1000 and 300000"),
+                "{heartbeat}"
+            );
+        }
+        for labels in [r#"{"a":1}"#, "[]", r#""x""#, r#"{"a":null}"#] {
+            assert_eq!(
+                with(&format!(r#","labels":{labels}"#)),
+                field_error("labels", "an object of strings"),
+                "{labels}"
+            );
+        }
+        assert!(
+            with(r#","allowedCwds":[],"labels":{},"workspaceSlug":null"#)
+                .unwrap()
+                .contains(r#""workspaceSlug":null,"cwd":"/c","codexBin":"codex","allowedCwds":[]"#)
+        );
+    }
+
+    #[test]
+    fn json_text_must_be_a_string_of_valid_json() {
+        let from_json = |json_value: &Value| {
+            config_from_json(json_value)
+                .map(|c| json(&c))
+                .map_err(|e| e.message.to_string())
+        };
+        assert_eq!(
+            from_json(&Value::Null),
+            Err("remote harness config must be a JSON string".into())
+        );
+        for text in ["{", "", "\u{feff}{}", "{\"a\":1}x"] {
+            assert_eq!(
+                from_json(&Value::from(text)),
+                Err("remote harness config is not valid JSON".into()),
+                "{text:?}"
+            );
+        }
+        let lone = value(
+            r#""{\"kandanUrl\":\"https://k\",\"token\":\"\\ud800\",\"runnerId\":\"r\",\"cwd\":\"/\"}""#,
+        );
+        assert!(from_json(&lone).unwrap().contains(r#""token":"\ud800""#));
+    }
+
+    #[test]
+    fn the_environment_variant() {
+        let from_env = |env: &str| {
+            config_from_env(&value(env))
+                .map(|c| json(&c))
+                .map_err(|e| e.message.to_string())
+        };
+        let required = r#""LINZUMI_KANDAN_URL":"http://k/","LINZUMI_RUNNER_TOKEN":"t","LINZUMI_RUNNER_ID":"r","LINZUMI_CWD":"/c""#;
+        assert_eq!(
+            from_env("[]"),
+            Err("remote harness env must be an object".into())
+        );
+        assert_eq!(
+            from_env("{}"),
+            Err("remote harness env LINZUMI_KANDAN_URL is required".into())
+        );
+        assert_eq!(
+            from_env(r#"{"LINZUMI_KANDAN_URL":"k","LINZUMI_RUNNER_TOKEN":"","LINZUMI_CWD":"/"}"#),
+            Err("remote harness env LINZUMI_RUNNER_TOKEN is required".into())
+        );
+        assert_eq!(
+            from_env(&format!(
+                r#"{{{required},"LINZUMI_HEARTBEAT_INTERVAL_MS":"1e3"}}"#
+            )),
+            Err(
+                "remote harness env LINZUMI_HEARTBEAT_INTERVAL_MS must be a decimal integer".into()
+            )
+        );
+        assert_eq!(
+            from_env(&format!(
+                r#"{{{required},"LINZUMI_HEARTBEAT_INTERVAL_MS":"0002000","LINZUMI_ALLOWED_CWDS":"::/a::/b:/a","LINZUMI_WORKSPACE":"","LINZUMI_CODEX_BIN":"cx"}}"#
+            )),
+            Ok(concat!(
+                r#"{"kandanUrl":"http://k","token":"t","runnerId":"r","workspaceSlug":null,"cwd":"/c","#,
+                r#""codexBin":"cx","allowedCwds":["/a","/b"],"heartbeatIntervalMs":2000,"labels":{}}"#
+            )
+            .into())
+        );
+        assert!(
+            from_env(&format!(r#"{{{required},"LINZUMI_ALLOWED_CWDS":":"}}"#))
+                .unwrap()
+                .contains(r#""allowedCwds":[]"#)
+        );
+        assert_eq!(
+            from_env(r#"{"LINZUMI_REMOTE_HARNESS_CONFIG":"[]","LINZUMI_CWD":""}"#),
+            Err("remote harness config must be a JSON object".into())
+        );
+        assert_eq!(
+            from_env(r#"{"LINZUMI_REMOTE_HARNESS_CONFIG":""}"#),
+            Err("remote harness env LINZUMI_KANDAN_URL is required".into())
+        );
+    }
+
+    #[test]
+    fn digit_strings_become_the_nearest_double() {
+        let number = |text: &str| ascii_digits_number(&JsString::from(text));
+        assert_eq!(number("0042"), Some(42.0));
+        assert_eq!(
+            number("12345678901234567890"),
+            Some(12_345_678_901_234_567_000.0)
+        );
+        assert_eq!(number(&"9".repeat(400)), Some(f64::INFINITY));
+        assert_eq!(number(""), None);
+        assert_eq!(number("-1"), None);
+        assert_eq!(number("1.0"), None);
+    }
+}

@@ -109,3 +109,123 @@ pub fn remote_join_payload_op(case: &Value) -> Value {
         Value::from("<version>"),
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::js::{parse, to_json, TextMode};
+
+    fn value(json: &str) -> Value {
+        parse(json.as_bytes(), TextMode::LossyUtf8).unwrap()
+    }
+
+    fn json(value: &Value) -> String {
+        String::from_utf8(to_json(value)).unwrap()
+    }
+
+    #[test]
+    fn entrypoints() {
+        let entrypoint = |json_text: &str| {
+            resolve_cli_entrypoint(&value(json_text))
+                .map(|v| json(&v))
+                .map_err(|e| e.message.to_string())
+        };
+        let linzumi = Ok(r#"{"command":"linzumi","args":[]}"#.to_string());
+        assert_eq!(entrypoint("null"), linzumi);
+        assert_eq!(
+            resolve_cli_entrypoint(&Value::Undefined)
+                .map(|v| json(&v))
+                .ok(),
+            linzumi.clone().ok()
+        );
+        assert_eq!(entrypoint(r#"" \t\u3000""#), linzumi);
+        assert_eq!(
+            entrypoint(r#""x.mjs""#),
+            Ok(r#"{"command":"node","args":["x.mjs"]}"#.into())
+        );
+        assert_eq!(
+            entrypoint(r#"" x.cjs""#),
+            Ok(r#"{"command":"node","args":[" x.cjs"]}"#.into())
+        );
+        assert_eq!(
+            entrypoint(r#""x.cts""#),
+            Ok(r#"{"command":"node","args":["--experimental-strip-types","x.cts"]}"#.into())
+        );
+        assert_eq!(
+            entrypoint(r#""x.js ""#),
+            Ok(r#"{"command":"x.js ","args":[]}"#.into())
+        );
+        assert_eq!(
+            entrypoint(r#""\u0085""#),
+            Ok("{\"command\":\"\u{85}\",\"args\":[]}".into())
+        );
+        assert_eq!(
+            entrypoint("0"),
+            Err("linzumi CLI entrypoint must be a string".into())
+        );
+    }
+
+    #[test]
+    fn join_payloads_never_carry_the_token() {
+        let payload = |config: &str| {
+            json(&remote_join_payload_op(&value(&format!(
+                r#"{{"config":{config}}}"#
+            ))))
+        };
+        assert_eq!(
+            payload(
+                r#"{"runnerId":"r","cwd":"/c","token":"secret","workspaceSlug":"","heartbeatIntervalMs":"1","labels":[]}"#
+            ),
+            concat!(
+                r#"{"defined":true,"value":{"type":"runner_join","protocolVersion":1,"runnerId":"r","workspaceSlug":null,"#,
+                r#""runnerPid":0,"version":"<version>","capabilities":["codex-harness","thread-worker-ipc","bounded-respawn"],"#,
+                r#""cwd":"/c","allowedCwds":["/c"],"heartbeatIntervalMs":15000,"labels":{}}}"#
+            )
+        );
+        let kept = payload(
+            r#"{"runnerId":"r","cwd":"/","allowedCwds":[1],"heartbeatIntervalMs":-2.5,"labels":{"n":1},"workspaceSlug":"w"}"#,
+        );
+        assert!(kept.contains(r#""workspaceSlug":"w""#));
+        assert!(kept.contains(r#""allowedCwds":[1],"heartbeatIntervalMs":-2.5,"labels":{"n":1}"#));
+        assert!(!payload(r#"{"runnerId":"r","cwd":"/","token":"tok-123"}"#).contains("tok-123"));
+    }
+
+    #[test]
+    fn join_payload_errors_in_order() {
+        let error = |config: &str| {
+            join_payload(&value(config), Value::from(0u32), Value::from("v"))
+                .unwrap_err()
+                .message
+                .to_string()
+        };
+        assert_eq!(error("[]"), "runner join payload config must be an object");
+        assert_eq!(
+            error(r#"{"cwd":"rel"}"#),
+            "runner join payload runnerId must be a non-empty string"
+        );
+        assert_eq!(
+            error(r#"{"runnerId":"r","cwd":"rel"}"#),
+            "runner join payload cwd must be an absolute path"
+        );
+    }
+
+    #[test]
+    fn the_ops_read_their_fields() {
+        assert_eq!(
+            json(&remote_config_op(&value(r#"{"json":5}"#))),
+            r#"{"threw":true,"message":"remote harness config must be a JSON string"}"#
+        );
+        assert_eq!(
+            json(&remote_config_env_op(&value("{}"))),
+            r#"{"threw":true,"message":"remote harness env LINZUMI_KANDAN_URL is required"}"#
+        );
+        assert_eq!(
+            json(&remote_config_env_op(&value(r#"{"env":1}"#))),
+            r#"{"threw":true,"message":"remote harness env must be an object"}"#
+        );
+        assert_eq!(
+            json(&remote_entrypoint_op(&value(r#"{"entrypoint":"a.ts"}"#))),
+            r#"{"defined":true,"value":{"command":"node","args":["--experimental-strip-types","a.ts"]}}"#
+        );
+    }
+}
