@@ -7,9 +7,9 @@
 //! Directories are looked up on the real file system (the op runs in a
 //! scratch directory, contract 3).
 
-use std::collections::HashSet;
-
 mod scan;
+
+use std::collections::HashSet;
 
 use super::argv::{string_array, WORKER_COMMAND};
 use super::options::{EGRESS_MODES, EXECUTION_MODES};
