@@ -1,8 +1,232 @@
-//! `preflight` (contract 4.13): not implemented yet.
+//! `preflight` (contract 4.13): whether a worker may start in a cwd, judged
+//! on the real file system (inside a scratch directory, contract 3).
+//!
+//! Paths are JavaScript strings; they reach the file system through
+//! [`js_path`], as Node encodes them. Containment compares *real* paths
+//! (symlinks, `.` and `..` resolved), so `$DIR/a/../b` is inside `$DIR/b`,
+//! and `/a/bc` is not inside `/a/b`.
 
-use crate::js::Value;
+use std::fs;
 
-/// The `preflight` op.
-pub fn preflight_op(_case: &Value) -> Value {
-    super::threw("preflight is not implemented yet")
+use super::argv::string_array;
+use super::outcome;
+use crate::js::{JsResult, JsString, Value};
+use crate::scratch::{in_scratch, js_path};
+use crate::{js_concat, throw};
+
+/// What `stat` says about a path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PathKind {
+    /// Nothing there, or it cannot be reached (`statSync` threw).
+    Missing,
+    /// A directory (after following symlinks).
+    Directory,
+    /// Anything else: a file, a device, a socket.
+    Other,
+}
+
+/// `statSync(path)`, reduced to what preflight asks of it. Every failure
+/// (no entry, a file in the middle of the path, a NUL byte, a name too
+/// long) counts as missing, as the reference's `catch` does.
+pub fn path_kind(path: &JsString) -> PathKind {
+    match fs::metadata(js_path(path)) {
+        Ok(metadata) if metadata.is_dir() => PathKind::Directory,
+        Ok(_) => PathKind::Other,
+        Err(_) => PathKind::Missing,
+    }
+}
+
+/// `realpathSync.native(path)`, or `None` when it fails.
+pub fn real_path(path: &JsString) -> Option<JsString> {
+    let real = fs::canonicalize(js_path(path)).ok()?;
+    Some(JsString::from(real.to_string_lossy().into_owned()))
+}
+
+/// Whether the allowed directory whose real path is `real_allowed`
+/// contains the real cwd: the root contains everything, any other
+/// directory itself and what lies below it (a whole segment: `/a/b` does
+/// not contain `/a/bc`).
+pub fn real_path_contains(real_allowed: &JsString, real_cwd: &JsString) -> bool {
+    real_allowed.eq_str("/")
+        || real_cwd == real_allowed
+        || real_cwd.starts_with_js(&js_concat!(real_allowed, "/"))
+}
+
+/// Whether an allowed-cwd entry contains the real cwd. An entry that is
+/// not absolute, or whose real path cannot be found, contains nothing.
+fn allowed_cwd_contains(allowed: &JsString, real_cwd: &JsString) -> bool {
+    if !allowed.starts_with("/") {
+        return false;
+    }
+    real_path(allowed).is_some_and(|real_allowed| real_path_contains(&real_allowed, real_cwd))
+}
+
+/// `threadWorkerStartPreflightFailure({cwd, allowedCwds})`: the sentence
+/// saying why a worker may not start in `cwd`, or `None` when it may. An
+/// unset `allowedCwds` allows every cwd.
+pub fn preflight_failure(cwd: &Value, allowed_cwds: &Value) -> JsResult<Option<JsString>> {
+    let Some(cwd) = cwd.as_js_string() else {
+        throw!("preflight cwd must be a string");
+    };
+    let allowed = if allowed_cwds.is_unset() {
+        Vec::new()
+    } else {
+        let Some(allowed) = string_array(allowed_cwds) else {
+            throw!("preflight allowedCwds must be an array of strings");
+        };
+        allowed
+    };
+    if !cwd.starts_with("/") {
+        return Ok(Some(js_concat!(
+            "worker cwd must be an absolute path: ",
+            cwd
+        )));
+    }
+    match path_kind(cwd) {
+        PathKind::Missing => return Ok(Some(js_concat!("worker cwd does not exist: ", cwd))),
+        PathKind::Other => return Ok(Some(js_concat!("worker cwd is not a directory: ", cwd))),
+        PathKind::Directory => {}
+    }
+    if allowed.is_empty() {
+        return Ok(None);
+    }
+    // The reference falls back to the cwd as written when realpath fails
+    // after stat succeeded (a directory that cannot be searched, say).
+    let real_cwd = real_path(cwd).unwrap_or_else(|| cwd.clone());
+    if allowed
+        .iter()
+        .any(|entry| allowed_cwd_contains(entry, &real_cwd))
+    {
+        return Ok(None);
+    }
+    let mut listed = JsString::new();
+    for (at, entry) in allowed.iter().enumerate() {
+        if at > 0 {
+            listed.push_str(", ");
+        }
+        listed.push_js(entry);
+    }
+    Ok(Some(js_concat!(
+        "worker cwd ",
+        cwd,
+        " is not inside an allowed cwd (",
+        listed,
+        ")"
+    )))
+}
+
+/// The `preflight` op: [`preflight_failure`] in a scratch directory.
+pub fn preflight_op(case: &Value) -> Value {
+    in_scratch(case, |case, _dir| {
+        outcome(preflight_failure(case.get("cwd"), case.get("allowedCwds")).map(Value::from))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::js::{parse, to_json, TextMode};
+
+    fn value(json: &str) -> Value {
+        parse(json.as_bytes(), TextMode::LossyUtf8).unwrap()
+    }
+
+    fn json(value: &Value) -> String {
+        String::from_utf8(to_json(value)).unwrap()
+    }
+
+    /// Runs the op on a case written as JSON and prints its result.
+    fn run(case: &str) -> String {
+        json(&preflight_op(&value(case)))
+    }
+
+    fn js(text: &str) -> JsString {
+        JsString::from(text)
+    }
+
+    #[test]
+    fn containment_is_by_whole_segments() {
+        assert!(real_path_contains(&js("/a/b"), &js("/a/b")));
+        assert!(real_path_contains(&js("/a/b"), &js("/a/b/c")));
+        assert!(!real_path_contains(&js("/a/b"), &js("/a/bc")));
+        assert!(!real_path_contains(&js("/a/b/c"), &js("/a/b")));
+        assert!(real_path_contains(&js("/"), &js("/anything/at/all")));
+        assert!(real_path_contains(&js("/"), &js("/")));
+    }
+
+    #[test]
+    fn the_inputs_must_be_strings() {
+        assert_eq!(
+            run(r#"{"cwd":7}"#),
+            r#"{"threw":true,"message":"preflight cwd must be a string"}"#
+        );
+        assert_eq!(
+            run(r#"{}"#),
+            r#"{"threw":true,"message":"preflight cwd must be a string"}"#
+        );
+        for allowed in [r#""/""#, r#"["/",1]"#, r#"{}"#, "true"] {
+            assert_eq!(
+                run(&format!(r#"{{"cwd":"/","allowedCwds":{allowed}}}"#)),
+                r#"{"threw":true,"message":"preflight allowedCwds must be an array of strings"}"#,
+                "{allowed}"
+            );
+        }
+        // The type checks come before the path checks.
+        assert_eq!(
+            run(r#"{"cwd":"relative","allowedCwds":[null]}"#),
+            r#"{"threw":true,"message":"preflight allowedCwds must be an array of strings"}"#
+        );
+    }
+
+    #[test]
+    fn the_cwd_must_be_an_existing_absolute_directory() {
+        assert_eq!(
+            run(r#"{"cwd":"rel/dir"}"#),
+            r#"{"defined":true,"value":"worker cwd must be an absolute path: rel/dir"}"#
+        );
+        assert_eq!(
+            run(r#"{"cwd":""}"#),
+            r#"{"defined":true,"value":"worker cwd must be an absolute path: "}"#
+        );
+        assert_eq!(
+            run(r#"{"cwd":"$DIR/missing"}"#),
+            r#"{"defined":true,"value":"worker cwd does not exist: $DIR/missing"}"#
+        );
+        assert_eq!(
+            run(r#"{"cwd":"/dev/null"}"#),
+            r#"{"defined":true,"value":"worker cwd is not a directory: /dev/null"}"#
+        );
+        assert_eq!(
+            run(r#"{"cwd":"/dev/null/below"}"#),
+            r#"{"defined":true,"value":"worker cwd does not exist: /dev/null/below"}"#
+        );
+        assert_eq!(
+            run(r#"{"mkdirs":["a"],"cwd":"$DIR/a"}"#),
+            r#"{"defined":false}"#
+        );
+    }
+
+    #[test]
+    fn allowed_cwds_contain_by_real_path() {
+        let case = |cwd: &str, allowed: &str| {
+            run(&format!(
+                r#"{{"mkdirs":["a/b","a/bc","c"],"cwd":"{cwd}","allowedCwds":{allowed}}}"#
+            ))
+        };
+        assert_eq!(case("$DIR/a/b", r#"["$DIR/a"]"#), r#"{"defined":false}"#);
+        assert_eq!(case("$DIR/a/b", r#"[]"#), r#"{"defined":false}"#);
+        assert_eq!(case("$DIR/c", r#"["/"]"#), r#"{"defined":false}"#);
+        assert_eq!(
+            case("$DIR/a/../c", r#"["$DIR/c/"]"#),
+            r#"{"defined":false}"#
+        );
+        assert_eq!(
+            case("$DIR/a/bc", r#"["$DIR/a/b","relative","$DIR/gone"]"#),
+            r#"{"defined":true,"value":"worker cwd $DIR/a/bc is not inside an allowed cwd ($DIR/a/b, relative, $DIR/gone)"}"#
+        );
+        assert_eq!(
+            case("$DIR/a", r#"["$DIR/a/b"]"#),
+            r#"{"defined":true,"value":"worker cwd $DIR/a is not inside an allowed cwd ($DIR/a/b)"}"#
+        );
+    }
 }
