@@ -248,14 +248,31 @@ fn say(line: &str) {
     let _ = writeln!(io::stderr(), "worker-spawn-oracle: {line}");
 }
 
+/// Runs `work` on a thread with a stack deep enough for the nesting a
+/// batch may hold, whatever thread the caller is on (test threads have
+/// 2 MiB).
+pub fn with_batch_stack<T: Send>(work: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("batch".into())
+            .stack_size(BATCH_STACK_BYTES)
+            .spawn_scoped(scope, work)
+            .expect("the batch thread starts")
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
+}
+
 /// Runs a batch held in memory and returns its output bytes.
 pub fn run_batch_bytes(input: &[u8]) -> Result<Vec<u8>, Refusal> {
-    let mut output = Vec::new();
-    match run_batch(input, &mut output) {
-        Ok(_) => Ok(output),
-        Err(BatchError::Refused(refusal)) => Err(refusal),
-        Err(BatchError::Output(error)) => unreachable!("writing to memory failed: {error}"),
-    }
+    with_batch_stack(|| {
+        let mut output = Vec::new();
+        match run_batch(input, &mut output) {
+            Ok(_) => Ok(output),
+            Err(BatchError::Refused(refusal)) => Err(refusal),
+            Err(BatchError::Output(error)) => unreachable!("writing to memory failed: {error}"),
+        }
+    })
 }
 
 #[cfg(test)]

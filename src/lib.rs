@@ -19,6 +19,7 @@
 
 pub mod batch;
 pub mod diff;
+pub mod fuzz;
 pub mod ipc;
 pub mod js;
 pub mod ops;

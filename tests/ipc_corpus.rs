@@ -1,55 +1,18 @@
-//! The IPC case files against their goldens (made by the reference), and
-//! the nesting limit, which the corpus tools cannot carry.
+//! The IPC halves at the contract's nesting limit, which the corpus tools
+//! (Python's `json`) cannot carry. `tests/corpus.rs` checks the IPC case
+//! files with the rest.
 
-use std::path::Path;
+mod support;
 
 use worker_spawn_oracle::batch::run_batch_bytes;
-use worker_spawn_oracle::diff::golden::golden_from_output;
-
-/// Values nest up to 1000 levels; running and printing them recurses, so
-/// the batch runs on a thread with room for that, as the binary's does.
-fn run_on_big_stack(input: Vec<u8>) -> Vec<u8> {
-    std::thread::Builder::new()
-        .stack_size(256 * 1024 * 1024)
-        .spawn(move || run_batch_bytes(&input).expect("the batch is not refused"))
-        .expect("the batch thread starts")
-        .join()
-        .expect("the batch thread does not panic")
-}
-
-fn check_corpus(name: &str) {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let cases = std::fs::read(root.join("cases").join(format!("{name}.json"))).unwrap();
-    let golden = std::fs::read(root.join("golden").join(format!("{name}.json"))).unwrap();
-    let output = run_on_big_stack(cases);
-    let ours = golden_from_output(&output).expect("the output is an array");
-    if ours != golden {
-        let ours = String::from_utf8_lossy(&ours);
-        let golden = String::from_utf8_lossy(&golden);
-        for (at, (a, b)) in ours.lines().zip(golden.lines()).enumerate() {
-            assert_eq!(a, b, "{name}: golden line {}", at + 1);
-        }
-        panic!("{name}: the outputs differ in length");
-    }
-}
-
-#[test]
-fn ipc_worker_corpus_matches_its_golden() {
-    check_corpus("ipc-worker");
-}
-
-#[test]
-fn ipc_parent_corpus_matches_its_golden() {
-    check_corpus("ipc-parent");
-}
 
 fn nested(levels: usize) -> String {
     format!("{}{}", "[".repeat(levels), "]".repeat(levels))
 }
 
-/// Input at the contract's limit (1000 levels, counting the batch array):
-/// the expected bytes were compared with the reference's output once, by
-/// hand, since the corpus tools (Python's `json`) refuse such depth.
+/// Input at the contract's limit (1000 levels, counting the batch array);
+/// the expected bytes are the reference's, and are checked against it
+/// again when `REFERENCE_ORACLE` is set.
 #[test]
 fn values_at_the_nesting_limit_pass_through_both_halves() {
     let input = format!(
@@ -72,7 +35,14 @@ fn values_at_the_nesting_limit_pass_through_both_halves() {
         a = nested(996),
         b = nested(995)
     );
-    let output = run_on_big_stack(input.into_bytes());
+    if let Some(reference) = support::reference_command() {
+        let reference_output = support::run_reference(&reference, input.as_bytes());
+        assert!(
+            reference_output.stdout == expected.as_bytes(),
+            "the reference disagrees with the expected bytes"
+        );
+    }
+    let output = run_batch_bytes(input.as_bytes()).expect("the batch is not refused");
     assert!(
         output == expected.as_bytes(),
         "the nested values did not come back whole"

@@ -34,6 +34,15 @@ pub fn to_js_string(number: f64) -> String {
     }
 }
 
+/// `Number(text)` of a string of one or more ASCII digits: the nearest
+/// double (Infinity when too large); `None` for any other text.
+pub fn from_ascii_digits(text: &super::JsString) -> Option<f64> {
+    if !text.is_ascii_digits() {
+        return None;
+    }
+    text.as_str()?.parse::<f64>().ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -70,6 +79,17 @@ mod tests {
         assert_eq!(out, b"nullnull");
         assert_eq!(to_js_string(f64::NEG_INFINITY), "-Infinity");
         assert_eq!(to_js_string(f64::NAN), "NaN");
+    }
+
+    #[test]
+    fn ascii_digits_are_numbers() {
+        let number = |text: &str| from_ascii_digits(&super::super::JsString::from(text));
+        assert_eq!(number("0080"), Some(80.0));
+        assert_eq!(number("9".repeat(400).as_str()), Some(f64::INFINITY));
+        assert_eq!(number("12345678901234567890"), Some(12345678901234567000.0));
+        for text in ["", " 1", "1 ", "+1", "-1", "1.0", "1e3", "٣"] {
+            assert_eq!(number(text), None, "{text:?}");
+        }
     }
 
     #[test]

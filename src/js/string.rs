@@ -428,6 +428,19 @@ impl JsString {
         }
     }
 
+    /// The strings without duplicates, the first of each kept
+    /// (`[...new Set(strings)]`).
+    pub fn without_duplicates<'a>(
+        strings: impl IntoIterator<Item = &'a JsString>,
+    ) -> Vec<JsString> {
+        let mut seen = std::collections::HashSet::new();
+        strings
+            .into_iter()
+            .filter(|text| seen.insert(*text))
+            .cloned()
+            .collect()
+    }
+
     /// Whether the string is one or more ASCII digits (`/^[0-9]+$/`).
     pub fn is_ascii_digits(&self) -> bool {
         !self.bytes.is_empty() && self.bytes.iter().all(u8::is_ascii_digit)

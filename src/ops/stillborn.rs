@@ -28,8 +28,7 @@ fn exhausted_attempts(message: &JsString) -> Option<f64> {
     if digits == 0 || !bytes[digits..].starts_with(b" attempt") {
         return None;
     }
-    let text = std::str::from_utf8(&bytes[..digits]).expect("ASCII digits");
-    Some(text.parse::<f64>().expect("digits parse as a double"))
+    crate::js::number::from_ascii_digits(&JsString::from_wtf8_unchecked(bytes[..digits].to_vec()))
 }
 
 /// Classifies an error message (contract 4.15's table, in order).

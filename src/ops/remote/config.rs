@@ -2,9 +2,7 @@
 //! text, or from environment variables, both ending in the same checks
 //! ([`config_from_object`]).
 
-use std::collections::HashSet;
-
-use crate::js::{parse_js_string, JsResult, JsString, Object, Value};
+use crate::js::{number, parse_js_string, JsResult, JsString, Object, Value};
 use crate::{js_object, throw};
 
 /// The heartbeat interval when the config gives none, in milliseconds.
@@ -25,15 +23,6 @@ pub const REQUIRED_VARIABLES: [&str; 4] = [
     "LINZUMI_CWD",
 ];
 
-/// `Number(text)` of a string of ASCII digits: the nearest double
-/// (Infinity when too large).
-pub fn ascii_digits_number(text: &JsString) -> Option<f64> {
-    if !text.is_ascii_digits() {
-        return None;
-    }
-    text.as_str()?.parse::<f64>().ok()
-}
-
 /// A kandan URL made canonical: `http://` or `https://`, then something
 /// other than slashes; trailing slashes removed. `None` when it is not one.
 pub fn normalized_http_url(url: &Value) -> Option<JsString> {
@@ -50,16 +39,6 @@ pub fn normalized_http_url(url: &Value) -> Option<JsString> {
         trimmed = shorter;
     }
     Some(trimmed)
-}
-
-/// Strings without duplicates, the first of each kept (`[...new Set(x)]`).
-pub fn without_duplicates<'a>(values: impl IntoIterator<Item = &'a JsString>) -> Vec<JsString> {
-    let mut seen = HashSet::new();
-    values
-        .into_iter()
-        .filter(|value| seen.insert(*value))
-        .cloned()
-        .collect()
 }
 
 /// `remote harness config <field> must be <requirement>`.
@@ -130,7 +109,7 @@ pub fn config_from_object(value: &Value) -> JsResult<Value> {
     let allowed_cwds = if allowed_cwds.is_unset() {
         vec![cwd.clone()]
     } else {
-        without_duplicates(allowed_list.iter().filter_map(Value::as_js_string))
+        JsString::without_duplicates(allowed_list.iter().filter_map(Value::as_js_string))
             .into_iter()
             .map(Value::String)
             .collect()
@@ -182,7 +161,7 @@ pub fn config_from_env(env: &Value) -> JsResult<Value> {
     let heartbeat = variable("LINZUMI_HEARTBEAT_INTERVAL_MS");
     let heartbeat = match heartbeat {
         None => None,
-        Some(text) => match ascii_digits_number(text) {
+        Some(text) => match number::from_ascii_digits(text) {
             Some(number) => Some(number),
             None => {
                 throw!("remote harness env LINZUMI_HEARTBEAT_INTERVAL_MS must be a decimal integer")
@@ -418,7 +397,7 @@ mod tests {
 
     #[test]
     fn digit_strings_become_the_nearest_double() {
-        let number = |text: &str| ascii_digits_number(&JsString::from(text));
+        let number = |text: &str| number::from_ascii_digits(&JsString::from(text));
         assert_eq!(number("0042"), Some(42.0));
         assert_eq!(
             number("12345678901234567890"),

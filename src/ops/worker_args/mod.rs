@@ -14,7 +14,6 @@ use std::collections::HashSet;
 use super::argv::{string_array, WORKER_COMMAND};
 use super::options::{EGRESS_MODES, EXECUTION_MODES};
 use super::preflight::{path_kind, PathKind};
-use super::remote::config::{ascii_digits_number, without_duplicates};
 use crate::js::{parse_js_string, JsResult, JsString, Object, Value};
 use crate::scratch::in_scratch;
 use crate::{js_object, throw};
@@ -116,7 +115,7 @@ pub fn case_environment(env: &Value) -> Object {
 
 /// Whether a port value is only ASCII digits naming 1–65535; its number.
 fn port_number(text: &JsString) -> Option<f64> {
-    ascii_digits_number(text).filter(|port| (1.0..=65535.0).contains(port))
+    crate::js::number::from_ascii_digits(text).filter(|port| (1.0..=65535.0).contains(port))
 }
 
 /// `parseThreadCodexWorkerArgs(args, env)`. `is_directory` answers whether
@@ -212,7 +211,7 @@ pub fn parse_worker_args(
     };
     let mut allowed_cwds = Vec::new();
     let mut missing_allowed_cwds = Vec::new();
-    for path in without_duplicates(allowed_cwd_values) {
+    for path in JsString::without_duplicates(allowed_cwd_values) {
         if is_directory(&path) {
             allowed_cwds.push(path);
         } else {

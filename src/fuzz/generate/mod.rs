@@ -1,0 +1,412 @@
+//! Case generators for every op of the contract.
+//!
+//! Each op's generator builds mostly well-formed cases (so that the deep
+//! branches run) and, through [`Gen::near_miss`], cases one step off:
+//! a field removed, or a field or a nested value of the wrong kind. The
+//! primitives here lean on the values where implementations part ways:
+//! boundary numbers in every spelling, non-BMP text and lone surrogates,
+//! controls, U+2028, U+FEFF and the other JavaScript white space,
+//! numeric-looking keys, `$DIR` in keys and values.
+
+mod ipc;
+mod runner;
+mod stateful;
+
+use super::rng::Rng;
+use super::tree::{Escapes, Node};
+use crate::js::JsString;
+
+/// The generator state: a seeded source and the helpers that draw from it.
+pub struct Gen {
+    /// The random source.
+    pub rng: Rng,
+}
+
+/// Pieces random text is made of.
+const TEXT_PIECES: &[&str] = &[
+    "a",
+    "b",
+    "x",
+    "thread",
+    "worker",
+    "0",
+    "7",
+    " ",
+    "  ",
+    "/",
+    "/tmp",
+    "$DIR",
+    "$DIR/a",
+    "=",
+    "-",
+    "--",
+    ":",
+    ",",
+    ".",
+    "..",
+    "é",
+    "ω",
+    "😀",
+    "𝄞",
+    "\n",
+    "\r",
+    "\t",
+    "\r\n",
+    "\u{0}",
+    "\u{1f}",
+    "\u{7f}",
+    "\u{85}",
+    "\u{a0}",
+    "\u{2028}",
+    "\u{2029}",
+    "\u{feff}",
+    "\u{3000}",
+    "\u{200a}",
+    "\"",
+    "\\",
+    "'",
+    "LINZUMI_WORKER_PREFLIGHT_FAILURE:",
+    "…",
+    "\u{fffd}",
+];
+
+/// Numbers where implementations disagree most, spelled in several ways.
+const NUMBERS: &[&str] = &[
+    "0",
+    "-0",
+    "0.0",
+    "1",
+    "-1",
+    "1.0",
+    "1.5",
+    "0.5",
+    "2",
+    "3",
+    "7",
+    "10",
+    "11",
+    "999",
+    "1000",
+    "1e3",
+    "1000.5",
+    "4000",
+    "15000",
+    "30000",
+    "65535",
+    "65536",
+    "300000",
+    "300001",
+    "600000",
+    "600001",
+    "1e21",
+    "1e20",
+    "1.5e-7",
+    "1e-7",
+    "0.000001",
+    "5e-324",
+    "1e400",
+    "-1e400",
+    "12345678901234567890",
+    "9007199254740993",
+    "4294967295",
+    "4294967294",
+    "123456789012345680000",
+    "-5",
+    "2.5",
+    "1E2",
+    "1e+2",
+    "0.1",
+    "100.0",
+];
+
+/// Keys that look numeric, or are special to JavaScript.
+const KEYS: &[&str] = &[
+    "0",
+    "1",
+    "2",
+    "10",
+    "01",
+    "-1",
+    "1.5",
+    "4294967294",
+    "4294967295",
+    "a",
+    "b",
+    "z",
+    "__proto__",
+    "constructor",
+    "toString",
+    "",
+    " ",
+    "$DIR",
+    "$DIR/k",
+    "é",
+    "😀",
+    "type",
+    "id",
+];
+
+impl Gen {
+    /// A generator for a seed.
+    pub fn new(seed: u64) -> Self {
+        Gen {
+            rng: Rng::new(seed),
+        }
+    }
+
+    /// Random text: a few pieces, sometimes with a lone surrogate.
+    pub fn js_text(&mut self) -> JsString {
+        let mut text = JsString::new();
+        for _ in 0..self.rng.below(6) {
+            if self.rng.one_in(14) {
+                let unit = *self
+                    .rng
+                    .pick(&[0xD800u16, 0xDBFF, 0xDC00, 0xDFFF, 0xD83D, 0xDE00]);
+                text.push_code_unit(unit);
+            } else {
+                text.push_str(self.rng.pick_str(TEXT_PIECES));
+            }
+        }
+        text
+    }
+
+    /// A string node with random text and escape style.
+    pub fn text(&mut self) -> Node {
+        let text = self.js_text();
+        self.string(text)
+    }
+
+    /// A string node of given text, escaped one way or the other.
+    pub fn string(&mut self, text: JsString) -> Node {
+        let escapes = if self.rng.one_in(5) {
+            Escapes::Unicode
+        } else {
+            Escapes::Plain
+        };
+        Node::String(text, escapes)
+    }
+
+    /// One of `words`, or now and then something near it.
+    pub fn word(&mut self, words: &[&str]) -> Node {
+        let word = *self.rng.pick(words);
+        match self.rng.below(12) {
+            0 => self.string(JsString::from(word.to_uppercase().as_str())),
+            1 => self.string(JsString::from(format!(" {word}").as_str())),
+            2 => self.text(),
+            _ => self.string(JsString::from(word)),
+        }
+    }
+
+    /// A boundary number.
+    pub fn number(&mut self) -> Node {
+        Node::Number((*self.rng.pick(NUMBERS)).to_owned())
+    }
+
+    /// One of these numbers, spelled as given.
+    pub fn number_from(&mut self, texts: &[&str]) -> Node {
+        Node::Number((*self.rng.pick(texts)).to_owned())
+    }
+
+    /// A key for a generated object.
+    pub fn key(&mut self) -> JsString {
+        if self.rng.one_in(4) {
+            self.js_text()
+        } else {
+            JsString::from(*self.rng.pick(KEYS))
+        }
+    }
+
+    /// A value of a random kind, nested at most `depth` levels.
+    pub fn any(&mut self, depth: usize) -> Node {
+        let kinds = if depth == 0 { 5 } else { 7 };
+        match self.rng.below(kinds) {
+            0 => Node::Null,
+            1 => Node::Bool(self.rng.one_in(2)),
+            2 => self.number(),
+            3 | 4 => self.text(),
+            5 => {
+                let items = (0..self.rng.below(4))
+                    .map(|_| self.any(depth - 1))
+                    .collect();
+                Node::Array(items)
+            }
+            _ => self.object(depth - 1),
+        }
+    }
+
+    /// An object with numeric-looking and ordinary keys, duplicates now
+    /// and then.
+    pub fn object(&mut self, depth: usize) -> Node {
+        let members = (0..self.rng.below(5))
+            .map(|_| (self.key(), self.any(depth)))
+            .collect();
+        Node::Object(members)
+    }
+
+    /// A value of the wrong kind for a field: any kind, shallow.
+    pub fn wrong(&mut self) -> Node {
+        self.any(1)
+    }
+
+    /// What `make` builds, or one time in `n` a value of the wrong kind.
+    pub fn or_wrong(&mut self, n: usize, make: impl FnOnce(&mut Gen) -> Node) -> Node {
+        if self.rng.one_in(n) {
+            self.wrong()
+        } else {
+            make(self)
+        }
+    }
+
+    /// A list of `count` strings drawn by `each`.
+    pub fn strings(&mut self, count: usize, mut each: impl FnMut(&mut Gen) -> Node) -> Node {
+        Node::Array((0..count).map(|_| each(self)).collect())
+    }
+
+    /// A case one step off: a member removed, or a member (or something
+    /// inside one) replaced by a value of the wrong kind. `op` is kept.
+    pub fn near_miss(&mut self, case: Node) -> Node {
+        let Node::Object(mut members) = case else {
+            return case;
+        };
+        let fields: Vec<usize> = (0..members.len())
+            .filter(|&at| !members[at].0.eq_str("op"))
+            .collect();
+        if fields.is_empty() {
+            return Node::Object(members);
+        }
+        let at = *self.rng.pick(&fields);
+        match self.rng.below(3) {
+            0 => {
+                members.remove(at);
+            }
+            1 => members[at].1 = self.wrong(),
+            _ => {
+                let inner = std::mem::replace(&mut members[at].1, Node::Null);
+                members[at].1 = self.damage_inside(inner);
+            }
+        }
+        Node::Object(members)
+    }
+
+    fn damage_inside(&mut self, node: Node) -> Node {
+        match node {
+            Node::Array(mut items) if !items.is_empty() => {
+                let at = self.rng.below(items.len());
+                let item = std::mem::replace(&mut items[at], Node::Null);
+                items[at] = if self.rng.one_in(2) {
+                    self.wrong()
+                } else {
+                    self.damage_inside(item)
+                };
+                Node::Array(items)
+            }
+            Node::Object(mut members) if !members.is_empty() => {
+                let at = self.rng.below(members.len());
+                match self.rng.below(3) {
+                    0 => {
+                        members.remove(at);
+                    }
+                    1 => members[at].1 = self.wrong(),
+                    _ => {
+                        let inner = std::mem::replace(&mut members[at].1, Node::Null);
+                        members[at].1 = self.damage_inside(inner);
+                    }
+                }
+                Node::Object(members)
+            }
+            _ => self.wrong(),
+        }
+    }
+
+    /// A whole case for `op`: well-formed most of the time, a near miss
+    /// otherwise.
+    pub fn case(&mut self, op: &str) -> Node {
+        let case = match op {
+            "cliArgs"
+            | "redactedCliArgs"
+            | "envOverlay"
+            | "nodeArgs"
+            | "scriptPath"
+            | "readyMessage"
+            | "sessionClosedGuard"
+            | "readyTimeoutMs"
+            | "readyTimeoutError"
+            | "boundedOutput"
+            | "exitBeforeReadyMessage"
+            | "preflightLine"
+            | "stillborn" => runner::case(self, op),
+            "ipcWorker" | "ipcParent" => ipc::case(self, op),
+            _ => stateful::case(self, op),
+        };
+        if self.rng.one_in(4) {
+            self.near_miss(case)
+        } else {
+            case
+        }
+    }
+}
+
+/// Builds a case object: `op` first, then the fields.
+pub fn case_of(op: &str, fields: Vec<(&str, Node)>) -> Node {
+    let mut members = vec![(JsString::from("op"), Node::str(op))];
+    members.extend(fields.into_iter().map(|(k, v)| (JsString::from(k), v)));
+    Node::Object(members)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ops::OPS;
+
+    #[test]
+    fn every_op_generates_valid_json_cases_that_name_it() {
+        let mut gen = Gen::new(42);
+        for (op, _) in OPS {
+            for _ in 0..200 {
+                let case = gen.case(op);
+                assert_eq!(case.get("op"), Some(&Node::str(op)), "{case:?}");
+                crate::js::parse(&case.to_text(), crate::js::TextMode::LossyUtf8)
+                    .expect("valid JSON");
+            }
+        }
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_cases() {
+        let texts = |seed| {
+            let mut gen = Gen::new(seed);
+            OPS.iter()
+                .map(|(op, _)| gen.case(op).to_text())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(texts(9), texts(9));
+        assert_ne!(texts(9), texts(10));
+    }
+
+    #[test]
+    fn generated_cases_reach_both_successes_and_failures() {
+        let mut gen = Gen::new(3);
+        for (op, handler) in OPS {
+            let (mut threw, mut fine) = (0, 0);
+            for _ in 0..300 {
+                let case = gen.case(op).to_value();
+                let result = handler(&case);
+                if result.get("threw").is_set() {
+                    threw += 1;
+                } else {
+                    fine += 1;
+                }
+            }
+            assert!(fine > 0, "{op}: no case succeeded");
+            // These ops never throw, whatever their input.
+            let total = [
+                "sessionClosedGuard",
+                "readyTimeoutError",
+                "stillborn",
+                "ipcWorker",
+                "ipcParent",
+            ];
+            assert!(threw > 0 || total.contains(op), "{op}: no case failed");
+        }
+    }
+}

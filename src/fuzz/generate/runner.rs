@@ -1,0 +1,366 @@
+//! Generators for the runner-side ops: argv, environment, ready
+//! handshake, worker output and the stillborn vocabulary (4.2–4.12,
+//! 4.14, 4.15).
+
+use super::{case_of, Gen};
+use crate::fuzz::tree::Node;
+use crate::js::JsString;
+
+const REQUIRED: [&str; 6] = [
+    "kandanUrl",
+    "token",
+    "runnerId",
+    "kandanThreadId",
+    "cwd",
+    "codexBin",
+];
+const OPTIONAL: [&str; 7] = [
+    "workspaceSlug",
+    "projectPublicId",
+    "goldenImagePublicId",
+    "logFile",
+    "codexModelProvider",
+    "linzumiAgentMcpToken",
+    "debugTrace",
+];
+const WORKER_FLAGS: &[&str] = &[
+    "thread-codex-worker",
+    "--token",
+    "--token=",
+    "--token=s",
+    "--linzumi-agent-mcp-token",
+    "--linzumi-agent-mcp-token=m",
+    "--tokens",
+    "--cwd",
+    "/w",
+    "secret",
+    "--kandan-url",
+    "https://k",
+    "-token",
+    "--Token",
+    "",
+];
+const NODE_FLAGS: &[&str] = &[
+    "--import",
+    "--loader",
+    "--experimental-loader",
+    "--require",
+    "-r",
+    "--conditions",
+    "-C",
+    "--enable-source-maps",
+    "--experimental-strip-types",
+    "--experimental-transform-types",
+    "--no-warnings",
+    "--no-deprecation",
+    "--preserve-symlinks",
+    "--import=tsx",
+    "--loader=x",
+    "--require=y",
+    "--conditions=dev",
+    "--max-old-space-size=4096",
+    "--max-old-space-size",
+    "-r=x",
+    "--inspect-port",
+    "--debug-port",
+    "-e",
+    "--eval",
+    "-p",
+    "--print",
+    "--input-type",
+    "--title",
+    "--watch-path",
+    "--inspect",
+    "--inspect-brk=9229",
+    "--watch",
+    "--test",
+    "tsx",
+    "code",
+    "plain",
+    "",
+];
+const PATH_SEGMENTS: &[&str] = &[
+    "a", "b", "dist", "index.js", ".", "..", "", "...", "😀", " x ", "$DIR", "a\\b",
+];
+const OUTPUT_LINES: &[&str] = &[
+    "starting",
+    "",
+    "  ",
+    "LINZUMI_WORKER_PREFLIGHT_FAILURE: cwd missing",
+    "LINZUMI_WORKER_PREFLIGHT_FAILURE:",
+    "  LINZUMI_WORKER_PREFLIGHT_FAILURE:   spaced  ",
+    "x LINZUMI_WORKER_PREFLIGHT_FAILURE: late",
+    "error: boom\r",
+    "\u{feff}LINZUMI_WORKER_PREFLIGHT_FAILURE: bom",
+    "\u{2028}",
+    "linzumi_worker_preflight_failure: lower",
+];
+const STILLBORN: &[&str] = &[
+    "Thread worker failed to start after ",
+    "Thread worker preflight failed:",
+    "Thread worker exited before ready",
+    "Thread worker for ",
+    " did not send ready within ",
+    " attempt",
+    " attempts",
+    "3",
+    "007",
+    "",
+    "\n",
+    " ",
+    "ms",
+    "x",
+    "1.5",
+];
+
+/// A string that is usually a valid option value.
+fn option_text(gen: &mut Gen, field: &str) -> Node {
+    match field {
+        "cwd" | "logFile" => {
+            gen.word(&["/home/dev/project", "/", "/tmp/w.log", "relative", "/é/😀"])
+        }
+        "kandanUrl" => gen.word(&["https://kandan.test", "http://k", "x"]),
+        _ => {
+            let text = if gen.rng.one_in(3) {
+                gen.js_text()
+            } else {
+                JsString::from(field)
+            };
+            gen.string(text)
+        }
+    }
+}
+
+/// A worker options object, usually valid.
+pub fn options(gen: &mut Gen) -> Node {
+    let mut members: Vec<(JsString, Node)> = Vec::new();
+    for field in REQUIRED {
+        if !gen.rng.one_in(40) {
+            let value = gen.or_wrong(30, |gen| option_text(gen, field));
+            members.push((field.into(), value));
+        }
+    }
+    for field in OPTIONAL {
+        if gen.rng.one_in(3) {
+            let value = if gen.rng.one_in(12) {
+                Node::str("")
+            } else {
+                option_text(gen, field)
+            };
+            let value = gen.or_wrong(25, |_| value);
+            members.push((field.into(), value));
+        }
+    }
+    if gen.rng.one_in(3) {
+        let mode = gen.word(&["local", "vm", "remote"]);
+        members.push(("executionMode".into(), gen.or_wrong(20, |_| mode)));
+    }
+    if gen.rng.one_in(3) {
+        let mode = gen.word(&["open", "restricted", "offline"]);
+        members.push(("egressMode".into(), gen.or_wrong(20, |_| mode)));
+    }
+    if gen.rng.one_in(3) {
+        let count = gen.rng.below(4);
+        let cwds = gen.strings(count, |g| g.word(&["/a", "/b/c", "rel", ""]));
+        members.push(("allowedCwds".into(), gen.or_wrong(20, |_| cwds)));
+    }
+    if gen.rng.one_in(3) {
+        let count = gen.rng.below(4);
+        let ports = Node::Array(
+            (0..count)
+                .map(|_| {
+                    gen.number_from(&[
+                        "1", "80", "80.0", "8e3", "443", "65535", "65536", "0", "-1", "1.5",
+                    ])
+                })
+                .collect(),
+        );
+        members.push(("allowedForwardPorts".into(), gen.or_wrong(20, |_| ports)));
+    }
+    for flag in ["vmExecution", "fast"] {
+        if gen.rng.one_in(3) {
+            let value = gen.or_wrong(10, |gen| Node::Bool(gen.rng.one_in(2)));
+            members.push((flag.into(), value));
+        }
+    }
+    if gen.rng.one_in(3) {
+        let defaults = gen.object(2);
+        members.push(("runtimeDefaults".into(), gen.or_wrong(15, |_| defaults)));
+    }
+    if gen.rng.one_in(6) {
+        let extra = gen.any(1);
+        members.push((gen.key(), extra));
+    }
+    Node::Object(members)
+}
+
+fn output_text(gen: &mut Gen) -> Node {
+    let mut text = JsString::new();
+    for at in 0..gen.rng.below(5) {
+        if at > 0 {
+            text.push_str(if gen.rng.one_in(4) { "\r\n" } else { "\n" });
+        }
+        if gen.rng.one_in(3) {
+            text.push_js(&gen.js_text());
+        } else {
+            text.push_str(gen.rng.pick_str(OUTPUT_LINES));
+        }
+    }
+    gen.string(text)
+}
+
+/// Text just under, at or over the 4000-unit output limit, with pairs and
+/// lone surrogates near the cut.
+pub fn long_text(gen: &mut Gen) -> Node {
+    let length = gen.rng.between(3990, 4012);
+    let mut units: Vec<u16> = (0..length).map(|at| b"ab \n"[at % 4] as u16).collect();
+    for _ in 0..gen.rng.below(4) {
+        let at = gen.rng.below(30);
+        let inserted: &[u16] = match gen.rng.below(3) {
+            0 => &[0xD83D, 0xDE00],
+            1 => &[0xDC00],
+            _ => &[0xD800],
+        };
+        units.splice(at..at, inserted.iter().copied());
+    }
+    if gen.rng.one_in(3) {
+        units.extend_from_slice(&[0x20, 0x3000, 0x0A]);
+    }
+    gen.string(JsString::from_utf16(&units))
+}
+
+/// A case for one of the runner-side ops.
+pub fn case(gen: &mut Gen, op: &str) -> Node {
+    match op {
+        "cliArgs" => case_of(op, vec![("options", options(gen))]),
+        "envOverlay" => {
+            let mut fields = vec![("options", options(gen))];
+            if gen.rng.one_in(2) {
+                fields.push(("devServicesParentPid", gen.number()));
+            }
+            if gen.rng.one_in(2) {
+                let key = gen.word(&["sk-1", ""]);
+                fields.push(("forwardableOpenAiApiKey", gen.or_wrong(6, |_| key)));
+            }
+            case_of(op, fields)
+        }
+        "redactedCliArgs" => {
+            let count = gen.rng.below(7);
+            let args = gen.strings(count, |g| g.word(WORKER_FLAGS));
+            case_of(op, vec![("args", args)])
+        }
+        "nodeArgs" => {
+            let script = gen.word(&["/app/dist/index.js", "s.js", ""]);
+            let count = gen.rng.below(3);
+            let args = gen.strings(count, |g| g.word(WORKER_FLAGS));
+            let count = gen.rng.below(7);
+            let exec_argv = gen.strings(count, |g| g.word(NODE_FLAGS));
+            let mut fields = vec![("scriptPath", script), ("args", args)];
+            if !gen.rng.one_in(5) {
+                fields.push(("execArgv", exec_argv));
+            }
+            case_of(op, fields)
+        }
+        "scriptPath" => {
+            let path = |gen: &mut Gen, absolute: bool| {
+                let mut text = JsString::from(if absolute { "/" } else { "" });
+                for at in 0..gen.rng.between(1, 4) {
+                    if at > 0 {
+                        text.push_str("/");
+                    }
+                    text.push_str(gen.rng.pick_str(PATH_SEGMENTS));
+                }
+                gen.string(text)
+            };
+            let absolute = !gen.rng.one_in(10);
+            let cwd = path(gen, absolute);
+            let mut fields = vec![("cwd", cwd)];
+            if !gen.rng.one_in(4) {
+                let absolute = gen.rng.one_in(4);
+                fields.push(("scriptPath", path(gen, absolute)));
+            }
+            case_of(op, fields)
+        }
+        "readyMessage" => {
+            let expected = gen.word(&["t1", "t2", ""]);
+            let mut message = vec![("type", gen.word(&["thread-codex-worker-ready", "other"]))];
+            if !gen.rng.one_in(8) {
+                let id = gen.or_wrong(8, |gen| gen.word(&["t1", "t2", "T1"]));
+                message.push(("kandanThreadId", id));
+            }
+            if gen.rng.one_in(2) {
+                message.push(("pid", gen.number()));
+            }
+            if gen.rng.one_in(2) {
+                message.push((
+                    "protocolVersion",
+                    gen.or_wrong(3, |gen| gen.number_from(&["1", "1.0", "2", "0", "1e0"])),
+                ));
+            }
+            let message = gen.or_wrong(10, |_| Node::object(message));
+            case_of(
+                op,
+                vec![("message", message), ("expectedKandanThreadId", expected)],
+            )
+        }
+        "sessionClosedGuard" => {
+            let mut message = vec![(
+                "type",
+                gen.word(&["codex-session-closed", "codex-session-close"]),
+            )];
+            if gen.rng.one_in(2) {
+                message.push(("reason", gen.or_wrong(3, |gen| gen.text())));
+            }
+            let message = gen.or_wrong(8, |_| Node::object(message));
+            case_of(op, vec![("message", message)])
+        }
+        "readyTimeoutMs" => {
+            let configured = gen.or_wrong(6, |gen| gen.number());
+            case_of(op, vec![("configured", configured)])
+        }
+        "readyTimeoutError" => {
+            let id = gen.or_wrong(4, |gen| gen.text());
+            let ms = gen.or_wrong(4, |gen| gen.number());
+            case_of(op, vec![("kandanThreadId", id), ("timeoutMs", ms)])
+        }
+        "boundedOutput" => {
+            let value = if gen.rng.one_in(2) {
+                long_text(gen)
+            } else {
+                gen.text()
+            };
+            case_of(op, vec![("value", value)])
+        }
+        "exitBeforeReadyMessage" => {
+            let mut fields = Vec::new();
+            if gen.rng.one_in(2) {
+                fields.push((
+                    "code",
+                    gen.or_wrong(5, |gen| gen.number_from(&["0", "1", "137", "-0", "1e21"])),
+                ));
+            }
+            if gen.rng.one_in(2) {
+                fields.push((
+                    "signal",
+                    gen.or_wrong(5, |gen| gen.word(&["SIGTERM", "SIGKILL", ""])),
+                ));
+            }
+            let output = if gen.rng.one_in(3) {
+                long_text(gen)
+            } else {
+                output_text(gen)
+            };
+            fields.push(("capturedOutput", output));
+            case_of(op, fields)
+        }
+        "preflightLine" => case_of(op, vec![("capturedOutput", output_text(gen))]),
+        _ => {
+            let mut message = JsString::new();
+            for _ in 0..gen.rng.between(1, 4) {
+                message.push_str(gen.rng.pick_str(STILLBORN));
+            }
+            let message = gen.string(message);
+            case_of("stillborn", vec![("message", gen.or_wrong(8, |_| message))])
+        }
+    }
+}
