@@ -53,20 +53,60 @@ fn light_case(rng: &mut Rng, n: u64) -> String {
 
 fn mixed_case(rng: &mut Rng, n: u64) -> String {
     match rng.below(20) {
-        0 => r#"{"op":"preflight","mkdirs":["a/b","c"],"cwd":"$DIR/a/b","allowedCwds":["$DIR/a","$DIR/c"]}"#.to_owned(),
-        1 => format!(r#"{{"op":"cliArgs","options":{OPTIONS},"allowedCwds":["/a","/b"],"runtimeDefaults":{{"model":"m{n}","effort":"high","n":[1,2.5,1e21]}}}}}}"#),
-        2 => format!(r#"{{"op":"envOverlay","options":{OPTIONS},"logFile":"/l{n}"}},"devServicesParentPid":{},"forwardableOpenAiApiKey":"sk"}}"#, 1 + rng.below(9999)),
-        3 => format!(r#"{{"op":"nodeArgs","scriptPath":"/app/dist/index.js","args":["thread-codex-worker","--cwd","/w{n}"],"execArgv":["--import","tsx","--inspect","--no-warnings","--eval","x"]}}"#),
-        4 => format!(r#"{{"op":"respawn","maxAttempts":3,"script":[{{"kind":"exited","code":1,"capturedOutput":"boom {n}"}},{{"kind":"ready"}}]}}"#),
-        5 => format!(r#"{{"op":"liveness","schedule":[{{"op":"create","now":0}},{{"op":"pingSent","now":15000}},{{"op":"tick","now":25000}},{{"op":"verdict","now":25000}},{{"op":"pong","now":26000}},{{"op":"shouldSendPing","now":{}}}]}}"#, 30000 + rng.below(10000)),
-        6 => format!(r#"{{"op":"outputRouting","pid":{},"script":[{{"step":"chunk","text":"line {n}\n","tuiActive":true,"captureActive":true}},{{"step":"route","tuiActive":false}}]}}"#, 1 + rng.below(9999)),
-        7 => format!(r#"{{"op":"remoteConfig","json":"{{\"kandanUrl\":\"https://k.example/\",\"token\":\"t\",\"runnerId\":\"r{n}\",\"cwd\":\"/w\",\"labels\":{{\"a\":\"b\"}}}}"}}"#),
-        8 => format!(r#"{{"op":"ipcWorker","script":[{{"step":"parentMessage","message":{{"type":"codex-request","id":1,"method":"thread/read","params":{{"n":{n}}}}}}},{{"step":"notification","notification":{{"method":"x"}}}}]}}"#),
-        9 => format!(r#"{{"op":"ipcParent","requestHandlers":[{{"name":"h","kind":"answer","result":{{"ok":true}}}}],"script":[{{"step":"request","method":"m{n}"}},{{"step":"childMessage","message":{{"type":"codex-response","id":1,"result":{{"v":1}}}}}}]}}"#),
-        10 => format!(r#"{{"op":"exitBeforeReadyMessage","code":1,"capturedOutput":"  error {n}\n  at x\n"}}"#),
-        11 => format!(r#"{{"op":"remoteConfigEnv","env":{{"LINZUMI_KANDAN_URL":"https://k","LINZUMI_RUNNER_TOKEN":"t","LINZUMI_RUNNER_ID":"r{n}","LINZUMI_CWD":"/w","LINZUMI_ALLOWED_CWDS":"/a:/b"}}}}"#),
-        12 => format!(r#"{{"op":"remoteJoinPayload","config":{{"runnerId":"r{n}","cwd":"/w","labels":{{"zone":"eu"}}}}}}"#),
-        13 => format!(r#"{{"op":"preflightLine","capturedOutput":"x\nLINZUMI_WORKER_PREFLIGHT_FAILURE: no {n}\r\n"}}"#),
+        0 if rng.below(2) == 0 => {
+            // Scratch cases vary their directories, as a real corpus does.
+            let mkdirs =
+                ["[\"a/b\",\"c\"]", "[\"a\"]", "[\"w/x/y\",\"a/bc\"]", "[]"][rng.below(4) as usize];
+            format!(
+                r#"{{"op":"preflight","mkdirs":{mkdirs},"cwd":"$DIR/a/b","allowedCwds":["$DIR/a","$DIR/c"]}}"#
+            )
+        }
+        0 => format!(
+            r#"{{"op":"parseWorkerArgs","mkdirs":["w{}"],"args":["thread-codex-worker","--kandan-url","https://k","--token","t","--runner-id","r","--thread-id","t{n}","--cwd","$DIR/w0","--allowed-cwd","$DIR/w1"],"env":{{"LINZUMI_CODEX_BIN":"codex"}}}}"#,
+            rng.below(2)
+        ),
+        1 => format!(
+            r#"{{"op":"cliArgs","options":{OPTIONS},"allowedCwds":["/a","/b"],"runtimeDefaults":{{"model":"m{n}","effort":"high","n":[1,2.5,1e21]}}}}}}"#
+        ),
+        2 => format!(
+            r#"{{"op":"envOverlay","options":{OPTIONS},"logFile":"/l{n}"}},"devServicesParentPid":{},"forwardableOpenAiApiKey":"sk"}}"#,
+            1 + rng.below(9999)
+        ),
+        3 => format!(
+            r#"{{"op":"nodeArgs","scriptPath":"/app/dist/index.js","args":["thread-codex-worker","--cwd","/w{n}"],"execArgv":["--import","tsx","--inspect","--no-warnings","--eval","x"]}}"#
+        ),
+        4 => format!(
+            r#"{{"op":"respawn","maxAttempts":3,"script":[{{"kind":"exited","code":1,"capturedOutput":"boom {n}"}},{{"kind":"ready"}}]}}"#
+        ),
+        5 => format!(
+            r#"{{"op":"liveness","schedule":[{{"op":"create","now":0}},{{"op":"pingSent","now":15000}},{{"op":"tick","now":25000}},{{"op":"verdict","now":25000}},{{"op":"pong","now":26000}},{{"op":"shouldSendPing","now":{}}}]}}"#,
+            30000 + rng.below(10000)
+        ),
+        6 => format!(
+            r#"{{"op":"outputRouting","pid":{},"script":[{{"step":"chunk","text":"line {n}\n","tuiActive":true,"captureActive":true}},{{"step":"route","tuiActive":false}}]}}"#,
+            1 + rng.below(9999)
+        ),
+        7 => format!(
+            r#"{{"op":"remoteConfig","json":"{{\"kandanUrl\":\"https://k.example/\",\"token\":\"t\",\"runnerId\":\"r{n}\",\"cwd\":\"/w\",\"labels\":{{\"a\":\"b\"}}}}"}}"#
+        ),
+        8 => format!(
+            r#"{{"op":"ipcWorker","script":[{{"step":"parentMessage","message":{{"type":"codex-request","id":1,"method":"thread/read","params":{{"n":{n}}}}}}},{{"step":"notification","notification":{{"method":"x"}}}}]}}"#
+        ),
+        9 => format!(
+            r#"{{"op":"ipcParent","requestHandlers":[{{"name":"h","kind":"answer","result":{{"ok":true}}}}],"script":[{{"step":"request","method":"m{n}"}},{{"step":"childMessage","message":{{"type":"codex-response","id":1,"result":{{"v":1}}}}}}]}}"#
+        ),
+        10 => format!(
+            r#"{{"op":"exitBeforeReadyMessage","code":1,"capturedOutput":"  error {n}\n  at x\n"}}"#
+        ),
+        11 => format!(
+            r#"{{"op":"remoteConfigEnv","env":{{"LINZUMI_KANDAN_URL":"https://k","LINZUMI_RUNNER_TOKEN":"t","LINZUMI_RUNNER_ID":"r{n}","LINZUMI_CWD":"/w","LINZUMI_ALLOWED_CWDS":"/a:/b"}}}}"#
+        ),
+        12 => format!(
+            r#"{{"op":"remoteJoinPayload","config":{{"runnerId":"r{n}","cwd":"/w","labels":{{"zone":"eu"}}}}}}"#
+        ),
+        13 => format!(
+            r#"{{"op":"preflightLine","capturedOutput":"x\nLINZUMI_WORKER_PREFLIGHT_FAILURE: no {n}\r\n"}}"#
+        ),
         _ => light_case(rng, n),
     }
 }
