@@ -99,7 +99,7 @@ pub fn run_case(case: &Value) -> Value {
 }
 
 /// How much result text stays in memory before the spool moves to a file.
-const SPOOL_MEMORY_LIMIT: usize = 8 * 1024 * 1024;
+const SPOOL_MEMORY_LIMIT: usize = 1024 * 1024;
 
 /// Result bytes held back until the input has parsed whole: in memory
 /// while small, in an anonymous temporary file beyond that.
@@ -112,7 +112,7 @@ impl Spool {
     /// An empty spool.
     pub fn new() -> Self {
         Spool {
-            memory: Vec::with_capacity(64 * 1024),
+            memory: Vec::with_capacity(SPOOL_MEMORY_LIMIT + 64 * 1024),
             file: None,
         }
     }
