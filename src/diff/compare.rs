@@ -8,7 +8,7 @@
 //! ones are *different*, with the JSON Pointer of every place they part.
 
 use super::explain::{self, Explanation};
-use super::pointer;
+use super::pointer::{Places, Step, ROOT};
 use crate::js::{self, JsString, TextMode, Value};
 
 /// How many differing paths a report keeps; the rest are counted.
@@ -148,17 +148,19 @@ fn same_scalar(golden: &Value, actual: &Value) -> bool {
 /// index by index.
 pub fn value_paths(golden: &Value, actual: &Value) -> Divergence {
     let mut found = Divergence::default();
+    let mut places = Places::new();
     // Work is a stack of pairs still to compare and of differences found
     // inside a container but reported in their turn, so that the paths
     // come out in document order.
-    let mut stack = vec![Work::Pair(JsString::new(), golden, actual)];
+    let mut stack = vec![Work::Pair(ROOT, golden, actual)];
+    let mut children = Vec::new();
     while let Some(work) = stack.pop() {
         let (at, g, a) = match work {
             Work::Pair(at, g, a) => (at, g, a),
             Work::Differs(at, g, a) => {
                 if found.paths.len() < SHOWN_PATHS {
                     found.paths.push(PathDiff {
-                        pointer: at,
+                        pointer: places.pointer(at),
                         golden: g.cloned(),
                         actual: a.cloned(),
                     });
@@ -167,11 +169,10 @@ pub fn value_paths(golden: &Value, actual: &Value) -> Divergence {
                 continue;
             }
         };
-        let mut children = Vec::new();
         match (g, a) {
             (Value::Object(go), Value::Object(ao)) => {
                 for (key, gv) in go.iter() {
-                    let here = pointer::child(&at, key);
+                    let here = places.push(at, Step::Key(key));
                     children.push(match ao.get_js(key) {
                         Some(av) => Work::Pair(here, gv, av),
                         None => Work::Differs(here, Some(gv), None),
@@ -179,13 +180,14 @@ pub fn value_paths(golden: &Value, actual: &Value) -> Divergence {
                 }
                 for (key, av) in ao.iter() {
                     if go.get_js(key).is_none() {
-                        children.push(Work::Differs(pointer::child(&at, key), None, Some(av)));
+                        let here = places.push(at, Step::Key(key));
+                        children.push(Work::Differs(here, None, Some(av)));
                     }
                 }
             }
             (Value::Array(ga), Value::Array(aa)) => {
                 for index in 0..ga.len().max(aa.len()) {
-                    let here = pointer::child_index(&at, index);
+                    let here = places.push(at, Step::Index(index));
                     children.push(match (ga.get(index), aa.get(index)) {
                         (Some(gv), Some(av)) => Work::Pair(here, gv, av),
                         (gv, av) => Work::Differs(here, gv, av),
@@ -195,19 +197,20 @@ pub fn value_paths(golden: &Value, actual: &Value) -> Divergence {
             _ if same_scalar(g, a) => {}
             _ => children.push(Work::Differs(at, Some(g), Some(a))),
         }
-        stack.extend(children.into_iter().rev());
+        stack.extend(children.drain(..).rev());
     }
     found
 }
 
 enum Work<'v> {
-    Pair(JsString, &'v Value, &'v Value),
-    Differs(JsString, Option<&'v Value>, Option<&'v Value>),
+    Pair(usize, &'v Value, &'v Value),
+    Differs(usize, Option<&'v Value>, Option<&'v Value>),
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diff::pointer;
 
     fn verdict(golden: &str, actual: &str) -> Verdict {
         compare_elements(golden.as_bytes(), actual.as_bytes()).verdict

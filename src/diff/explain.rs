@@ -5,7 +5,10 @@
 //! place where the bytes part: keys in another order, a duplicated key,
 //! a number or a string written another way, or white space.
 
-use super::pointer;
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use super::pointer::{self, Places, Step, ROOT};
 use super::raw::{Kind, RawTree};
 use crate::js::{self, JsString, TextMode, Value};
 
@@ -89,11 +92,13 @@ pub struct Explanation {
 }
 
 impl Explanation {
-    fn add(&mut self, kind: ReasonKind, pointer: &JsString, golden: String, actual: String) {
+    /// Records a reason. The pointer is spelled out even for reasons past
+    /// the shown ones; they are rare enough not to matter.
+    fn add(&mut self, kind: ReasonKind, pointer: JsString, golden: String, actual: String) {
         if self.reasons.len() < SHOWN_REASONS {
             self.reasons.push(ByteReason {
                 kind,
-                pointer: pointer.clone(),
+                pointer,
                 golden,
                 actual,
             });
@@ -110,13 +115,15 @@ pub fn explain(golden: &[u8], actual: &[u8]) -> Explanation {
     let (Some(g), Some(a)) = (RawTree::parse(golden), RawTree::parse(actual)) else {
         found.add(
             ReasonKind::WhiteSpace,
-            &JsString::new(),
+            JsString::new(),
             String::new(),
             String::new(),
         );
         return found;
     };
-    let mut stack = vec![(g.root(), a.root(), JsString::new())];
+    let mut places = Places::new();
+    let mut stack = vec![(g.root(), a.root(), ROOT)];
+    let mut children = Vec::new();
     while let Some((gn, an, at)) = stack.pop() {
         let (gb, ab) = (g.bytes(gn), a.bytes(an));
         if gb == ab {
@@ -125,29 +132,52 @@ pub fn explain(golden: &[u8], actual: &[u8]) -> Explanation {
         let kind = g.node(gn).kind;
         if kind != a.node(an).kind {
             // Equal values always have equal kinds; say something anyway.
-            found.add(ReasonKind::WhiteSpace, &at, String::new(), String::new());
+            found.add(
+                ReasonKind::WhiteSpace,
+                places.pointer(at),
+                String::new(),
+                String::new(),
+            );
             continue;
         }
-        let mut children = Vec::new();
         match kind {
-            Kind::Number => found.add(ReasonKind::NumberForm, &at, excerpt(gb), excerpt(ab)),
+            Kind::Number => found.add(
+                ReasonKind::NumberForm,
+                places.pointer(at),
+                excerpt(gb),
+                excerpt(ab),
+            ),
             Kind::String | Kind::Literal => {
                 let (ge, ae) = differing_excerpts(gb, ab);
-                found.add(ReasonKind::EscapeForm, &at, ge, ae);
+                found.add(ReasonKind::EscapeForm, places.pointer(at), ge, ae);
             }
             Kind::Array => {
                 for (index, (gm, am)) in g.members(gn).iter().zip(a.members(an)).enumerate() {
-                    children.push((gm.node, am.node, pointer::child_index(&at, index)));
+                    children.push((gm.node, am.node, places.push(at, Step::Index(index))));
                 }
             }
-            Kind::Object => object_pair(&g, gn, &a, an, &at, &mut found, &mut children),
+            Kind::Object => {
+                let pair = Pair {
+                    g: &g,
+                    gn,
+                    a: &a,
+                    an,
+                    at,
+                };
+                object_pair(pair, &mut places, &mut found, &mut children);
+            }
         }
         // With a duplicated key the members do not pair up, nor do the gaps.
         let paired = g.members(gn).len() == a.members(an).len();
         if matches!(kind, Kind::Object | Kind::Array) && paired && gaps(&g, gn) != gaps(&a, an) {
-            found.add(ReasonKind::WhiteSpace, &at, String::new(), String::new());
+            found.add(
+                ReasonKind::WhiteSpace,
+                places.pointer(at),
+                String::new(),
+                String::new(),
+            );
         }
-        stack.extend(children.into_iter().rev());
+        stack.extend(children.drain(..).rev());
     }
     found
 }
@@ -171,100 +201,137 @@ fn gaps<'t>(tree: &RawTree<'t>, node: usize) -> Vec<&'t [u8]> {
     out
 }
 
-/// A decoded key, as `JSON.parse` reads it.
-fn decode_key(raw: &[u8]) -> JsString {
+/// A key as `JSON.parse` reads it, as canonical WTF-8 (equal bytes, equal
+/// code units); borrowed when the key has no escapes.
+fn decode_key(raw: &[u8]) -> Cow<'_, [u8]> {
     let inner = raw.get(1..raw.len().saturating_sub(1)).unwrap_or_default();
     if !inner.contains(&b'\\') {
-        if let Ok(text) = std::str::from_utf8(inner) {
-            return JsString::from(text);
-        }
+        return Cow::Borrowed(inner);
     }
     match js::parse(raw, TextMode::LossyUtf8) {
-        Ok(Value::String(key)) => key,
-        _ => JsString::from(String::from_utf8_lossy(inner).into_owned()),
+        Ok(Value::String(key)) => Cow::Owned(key.as_wtf8().to_vec()),
+        _ => Cow::Borrowed(inner),
     }
 }
 
-/// One object's keys: (decoded key, raw key, value node), in the order
-/// written.
-fn keys<'t>(tree: &RawTree<'t>, node: usize) -> Vec<(JsString, &'t [u8], usize)> {
-    tree.members(node)
-        .iter()
-        .filter_map(|member| {
-            let raw = tree.slice(member.key.as_ref()?);
-            Some((decode_key(raw), raw, member.node))
-        })
-        .collect()
+/// An object's key: decoded, as written, and the node of its value.
+struct Key<'t> {
+    name: Cow<'t, [u8]>,
+    raw: &'t [u8],
+    node: usize,
 }
 
-/// The distinct keys in order of first appearance, each with the raw form
-/// and value node of its last appearance (the one `JSON.parse` keeps), and
-/// the keys that appear more than once.
-#[allow(clippy::type_complexity)]
-fn distinct<'t>(
-    all: &[(JsString, &'t [u8], usize)],
-) -> (Vec<(JsString, &'t [u8], usize)>, Vec<JsString>) {
-    let mut out: Vec<(JsString, &'t [u8], usize)> = Vec::with_capacity(all.len());
-    let mut repeated = Vec::new();
-    let mut index = std::collections::HashMap::new();
-    for (key, raw, node) in all {
-        if let Some(&at) = index.get(key) {
-            let entry: &mut (JsString, &[u8], usize) = &mut out[at];
-            entry.1 = raw;
-            entry.2 = *node;
-            if !repeated.contains(key) {
-                repeated.push(key.clone());
+/// Objects up to this size are searched by scanning, not hashing.
+const SCAN_LIMIT: usize = 16;
+
+/// Where a key is in a list of keys.
+fn find(keys: &[Key], name: &[u8], index: Option<&HashMap<&[u8], usize>>) -> Option<usize> {
+    match index {
+        Some(index) => index.get(name).copied(),
+        None => keys.iter().position(|key| key.name.as_ref() == name),
+    }
+}
+
+/// An object's distinct keys in order of first appearance, each with the
+/// raw form and value node of its last appearance (the one `JSON.parse`
+/// keeps), and the keys that appear more than once.
+fn distinct<'t>(tree: &RawTree<'t>, node: usize) -> (Vec<Key<'t>>, Vec<JsString>) {
+    let members = tree.members(node);
+    let mut keys: Vec<Key<'t>> = Vec::with_capacity(members.len());
+    let mut repeated: Vec<JsString> = Vec::new();
+    let mut index: Option<HashMap<Vec<u8>, usize>> =
+        (members.len() > SCAN_LIMIT).then(HashMap::new);
+    for member in members {
+        let Some(span) = &member.key else { continue };
+        let raw = tree.slice(span);
+        let name = decode_key(raw);
+        let seen = match &index {
+            Some(index) => index.get(name.as_ref()).copied(),
+            None => find(&keys, &name, None),
+        };
+        match seen {
+            Some(at) => {
+                let key = &mut keys[at];
+                key.raw = raw;
+                key.node = member.node;
+                let repeat = wtf8(&name);
+                if !repeated.contains(&repeat) {
+                    repeated.push(repeat);
+                }
             }
-        } else {
-            index.insert(key.clone(), out.len());
-            out.push((key.clone(), raw, *node));
+            None => {
+                if let Some(index) = &mut index {
+                    index.insert(name.to_vec(), keys.len());
+                }
+                keys.push(Key {
+                    name,
+                    raw,
+                    node: member.node,
+                });
+            }
         }
     }
-    (out, repeated)
+    (keys, repeated)
 }
 
-fn object_pair(
-    g: &RawTree,
+fn wtf8(bytes: &[u8]) -> JsString {
+    JsString::from_wtf8_unchecked(bytes.to_vec())
+}
+
+/// The two objects (or arrays) being explained, and their place.
+struct Pair<'p, 't> {
+    g: &'p RawTree<'t>,
     gn: usize,
-    a: &RawTree,
+    a: &'p RawTree<'t>,
     an: usize,
-    at: &JsString,
+    at: usize,
+}
+
+fn object_pair<'t>(
+    pair: Pair<'_, 't>,
+    places: &mut Places<'t>,
     found: &mut Explanation,
-    children: &mut Vec<(usize, usize, JsString)>,
+    children: &mut Vec<(usize, usize, usize)>,
 ) {
-    let (g_all, a_all) = (keys(g, gn), keys(a, an));
-    let (g_keys, g_repeated) = distinct(&g_all);
-    let (a_keys, a_repeated) = distinct(&a_all);
+    let (g_keys, g_repeated) = distinct(pair.g, pair.gn);
+    let (a_keys, a_repeated) = distinct(pair.a, pair.an);
     if !g_repeated.is_empty() || !a_repeated.is_empty() {
         found.add(
             ReasonKind::DuplicateKey,
-            at,
+            places.pointer(pair.at),
             key_list(&g_repeated),
             key_list(&a_repeated),
         );
     }
     let in_order =
-        g_keys.len() == a_keys.len() && g_keys.iter().zip(&a_keys).all(|(x, y)| x.0 == y.0);
+        g_keys.len() == a_keys.len() && g_keys.iter().zip(&a_keys).all(|(x, y)| x.name == y.name);
     if !in_order {
-        let names = |list: &[(JsString, &[u8], usize)]| {
-            key_list(&list.iter().map(|entry| entry.0.clone()).collect::<Vec<_>>())
-        };
-        found.add(ReasonKind::KeyOrder, at, names(&g_keys), names(&a_keys));
+        let names =
+            |keys: &[Key]| key_list(&keys.iter().map(|key| wtf8(&key.name)).collect::<Vec<_>>());
+        found.add(
+            ReasonKind::KeyOrder,
+            places.pointer(pair.at),
+            names(&g_keys),
+            names(&a_keys),
+        );
     }
-    let lookup: std::collections::HashMap<&JsString, (&[u8], usize)> = a_keys
-        .iter()
-        .map(|(key, raw, node)| (key, (*raw, *node)))
-        .collect();
-    for (key, g_raw, g_node) in &g_keys {
-        let Some(&(a_raw, a_node)) = lookup.get(key) else {
+    let index: Option<HashMap<&[u8], usize>> = (a_keys.len() > SCAN_LIMIT).then(|| {
+        a_keys
+            .iter()
+            .enumerate()
+            .map(|(at, key)| (key.name.as_ref(), at))
+            .collect()
+    });
+    for g_key in &g_keys {
+        let Some(a_key) = find(&a_keys, &g_key.name, index.as_ref()).map(|at| &a_keys[at]) else {
             continue;
         };
-        let here = pointer::child(at, key);
-        if *g_raw != a_raw {
-            let (ge, ae) = differing_excerpts(g_raw, a_raw);
-            found.add(ReasonKind::EscapeForm, &here, ge, ae);
+        let here = places.push(pair.at, Step::RawKey(g_key.name.clone()));
+        if g_key.raw != a_key.raw {
+            let (ge, ae) = differing_excerpts(g_key.raw, a_key.raw);
+            found.add(ReasonKind::EscapeForm, places.pointer(here), ge, ae);
         }
-        children.push((*g_node, a_node, here));
+        children.push((g_key.node, a_key.node, here));
     }
 }
 

@@ -46,6 +46,61 @@ pub fn child_index(pointer: &JsString, index: usize) -> JsString {
     out
 }
 
+/// One step down from a place in an element.
+#[derive(Debug, Clone)]
+pub enum Step<'v> {
+    /// An object member, by its key.
+    Key(&'v JsString),
+    /// An object member, by its key as canonical WTF-8 bytes.
+    RawKey(std::borrow::Cow<'v, [u8]>),
+    /// An array element.
+    Index(usize),
+}
+
+/// Places in an element, each a step from its parent, so that a walk can
+/// name every place it visits without building a pointer string for each:
+/// only the places that get reported are spelled out ([`Places::pointer`]).
+#[derive(Debug, Default)]
+pub struct Places<'v> {
+    steps: Vec<(usize, Step<'v>)>,
+}
+
+/// The place of the element itself.
+pub const ROOT: usize = usize::MAX;
+
+impl<'v> Places<'v> {
+    /// No places yet but the root.
+    pub fn new() -> Self {
+        Places { steps: Vec::new() }
+    }
+
+    /// The place one step down from `parent`.
+    pub fn push(&mut self, parent: usize, step: Step<'v>) -> usize {
+        self.steps.push((parent, step));
+        self.steps.len() - 1
+    }
+
+    /// The JSON Pointer of a place.
+    pub fn pointer(&self, mut place: usize) -> JsString {
+        let mut path = Vec::new();
+        while let Some((parent, step)) = self.steps.get(place) {
+            path.push(step);
+            place = *parent;
+        }
+        let mut out = JsString::new();
+        for step in path.into_iter().rev() {
+            match step {
+                Step::Key(key) => push_token(&mut out, key),
+                Step::RawKey(bytes) => {
+                    push_token(&mut out, &JsString::from_wtf8_unchecked(bytes.to_vec()))
+                }
+                Step::Index(index) => push_index(&mut out, *index),
+            }
+        }
+        out
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -60,6 +115,18 @@ mod tests {
         // `~1` written literally must not be read back as `/`.
         assert_eq!(child(&root, &"~1".into()), "/~01");
         assert_eq!(child(&root, &"".into()), "/");
+    }
+
+    #[test]
+    fn places_spell_pointers() {
+        let key = JsString::from("a/b");
+        let mut places = Places::new();
+        let a = places.push(ROOT, Step::Key(&key));
+        let b = places.push(a, Step::Index(2));
+        let c = places.push(b, Step::RawKey(b"~".as_slice().into()));
+        assert_eq!(places.pointer(ROOT), "");
+        assert_eq!(places.pointer(c), "/a~1b/2/~0");
+        assert_eq!(places.pointer(b), "/a~1b/2");
     }
 
     #[test]

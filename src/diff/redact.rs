@@ -26,12 +26,26 @@ const SECRET_WORDS: [&str; 7] = [
 /// `token`, `linzumiAgentMcpToken`, `--token`, `LINZUMI_RUNNER_TOKEN`,
 /// `api_key`.
 pub fn is_secret_name(name: &str) -> bool {
-    let squashed: String = name
-        .chars()
-        .filter(|c| c.is_alphanumeric())
-        .flat_map(char::to_lowercase)
-        .collect();
-    SECRET_WORDS.iter().any(|word| squashed.contains(word))
+    is_secret_name_bytes(name.as_bytes())
+}
+
+/// [`is_secret_name`] over bytes (UTF-8 or WTF-8), without allocating:
+/// it runs for every key of every reported element.
+fn is_secret_name_bytes(name: &[u8]) -> bool {
+    let mut squashed = [0u8; 256];
+    let mut len = 0;
+    for &byte in name {
+        if byte.is_ascii_alphanumeric() && len < squashed.len() {
+            squashed[len] = byte.to_ascii_lowercase();
+            len += 1;
+        }
+    }
+    let squashed = &squashed[..len];
+    SECRET_WORDS.iter().any(|word| {
+        squashed
+            .windows(word.len())
+            .any(|window| window == word.as_bytes())
+    })
 }
 
 /// The secrets known for one case, longest first (so that a secret that
@@ -53,7 +67,7 @@ impl Secrets {
             match value {
                 Value::Object(object) => {
                     for (key, member) in object.iter() {
-                        if is_secret_name(&key.to_utf8_lossy()) {
+                        if is_secret_name_bytes(key.as_wtf8()) {
                             take_strings(member, &mut found);
                         }
                         stack.push(member);
@@ -66,10 +80,10 @@ impl Secrets {
                             if after_flag {
                                 found.push(text.clone());
                             }
-                            let lossy = text.to_utf8_lossy();
-                            after_flag = lossy.starts_with('-')
-                                && !lossy.contains('=')
-                                && is_secret_name(&lossy);
+                            let bytes = text.as_wtf8();
+                            after_flag = bytes.first() == Some(&b'-')
+                                && !bytes.contains(&b'=')
+                                && is_secret_name_bytes(bytes);
                         } else {
                             after_flag = false;
                         }
@@ -77,10 +91,13 @@ impl Secrets {
                     }
                 }
                 Value::String(text) => {
-                    let lossy = text.to_utf8_lossy();
-                    if let Some((name, secret)) = lossy.split_once('=') {
-                        if is_secret_name(name) && !name.contains(char::is_whitespace) {
-                            found.push(JsString::from(secret));
+                    let bytes = text.as_wtf8();
+                    if let Some(at) = bytes.iter().position(|&byte| byte == b'=') {
+                        let name = &bytes[..at];
+                        if !name.iter().any(u8::is_ascii_whitespace) && is_secret_name_bytes(name) {
+                            // After an ASCII `=`, the rest is itself
+                            // canonical WTF-8.
+                            found.push(JsString::from_wtf8_unchecked(bytes[at + 1..].to_vec()));
                         }
                     }
                 }

@@ -131,6 +131,11 @@ pub trait Render {
     fn wants_passing(&self) -> bool {
         true
     }
+    /// Whether failing cases are reported case by case (not when only a
+    /// summary is printed: explaining a case costs more than comparing it).
+    fn wants_failing(&self) -> bool {
+        true
+    }
 }
 
 /// Keeps the tally and drives a format.
@@ -185,7 +190,12 @@ impl<W: Write> Reporter<W> {
         let explain = !passes
             || (self.render.wants_passing_detail()
                 && *verdict != super::compare::Verdict::Identical);
-        if passes && !self.render.wants_passing() {
+        let wanted = if passes {
+            self.render.wants_passing()
+        } else {
+            self.render.wants_failing()
+        };
+        if !wanted {
             return Ok(());
         }
         let view = if explain {

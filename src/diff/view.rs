@@ -124,8 +124,10 @@ impl<'o> CaseView<'o> {
             );
         }
         let (summary, mut details) = describe(outcome, semantic);
-        for line in &mut details {
-            line.text = secrets.mask(&line.text);
+        if !secrets.is_empty() {
+            for line in &mut details {
+                line.text = secrets.mask(&line.text);
+            }
         }
         CaseView {
             outcome,

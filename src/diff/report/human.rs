@@ -184,4 +184,8 @@ impl Render for Human {
     fn wants_passing(&self) -> bool {
         false
     }
+
+    fn wants_failing(&self) -> bool {
+        !self.options.quiet
+    }
 }
