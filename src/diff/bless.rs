@@ -280,14 +280,19 @@ pub fn bless_command(
     Ok(totals)
 }
 
+fn plural(count: usize) -> String {
+    super::report::human::cases(count, "case")
+}
+
 fn status_line(entry: &Entry, status: &Status, check: bool) -> String {
     let verb = |now: &'static str, later: &'static str| if check { later } else { now };
     match status {
         Status::Added { cases } => {
             format!(
-                "{:<10} {} ({cases} cases)\n",
+                "{:<10} {} ({})\n",
                 verb("added", "to add"),
-                entry.name
+                entry.name,
+                plural(*cases)
             )
         }
         Status::Changed {
@@ -296,9 +301,10 @@ fn status_line(entry: &Entry, status: &Status, check: bool) -> String {
             cases,
         } => {
             let mut line = format!(
-                "{:<10} {} ({count} of {cases} cases)\n",
+                "{:<10} {} ({count} of {})\n",
                 verb("changed", "to change"),
-                entry.name
+                entry.name,
+                plural(*cases)
             );
             for label in changed {
                 line.push_str(&format!("    {label}\n"));
@@ -309,7 +315,7 @@ fn status_line(entry: &Entry, status: &Status, check: bool) -> String {
             line
         }
         Status::Unchanged { cases } => {
-            format!("{:<10} {} ({cases} cases)\n", "unchanged", entry.name)
+            format!("{:<10} {} ({})\n", "unchanged", entry.name, plural(*cases))
         }
         Status::Orphaned => format!(
             "{:<10} {} (no case file {}; delete the golden or restore the cases)\n",

@@ -77,6 +77,15 @@ impl Human {
     }
 }
 
+/// `1 case`, `2 cases`.
+pub fn cases(count: usize, noun: &str) -> String {
+    if count == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{count} {noun}s")
+    }
+}
+
 impl Render for Human {
     fn begin_file(&mut self, _out: &mut dyn Write, name: Option<&str>) -> io::Result<()> {
         self.file = name.map(str::to_owned);
@@ -125,7 +134,7 @@ impl Render for Human {
             } => {
                 writeln!(out, "{} {name}: {message}", self.paint(&red, "ERROR"))?;
                 if *skipped > 0 {
-                    writeln!(out, "    {skipped} golden cases not compared")?;
+                    writeln!(out, "    {} not compared", cases(*skipped, "golden case"))?;
                 }
                 match stderr.as_deref().map(str::trim_end) {
                     Some("") => writeln!(out, "    (the oracle wrote nothing on stderr)"),
@@ -152,17 +161,17 @@ impl Render for Human {
         if tally.failed == 0 {
             writeln!(
                 out,
-                "{} {name} ({} cases)",
+                "{} {name} ({})",
                 self.paint(GREEN, "ok"),
-                tally.cases
+                cases(tally.cases, "case")
             )?;
         } else {
             writeln!(
                 out,
-                "{} {name} ({} of {} cases failed)",
+                "{} {name} ({} of {} failed)",
                 self.paint(&format!("{BOLD}{RED}"), "FAIL"),
                 tally.failed,
-                tally.cases
+                cases(tally.cases, "case")
             )?;
         }
         out.write_all(&std::mem::take(&mut self.held))
