@@ -375,3 +375,34 @@ fn tokens_stay_out_of_reports_unless_they_differ() {
         );
     }
 }
+
+#[test]
+fn deeply_nested_elements_do_not_overflow() {
+    let nest =
+        |inner: &str, depth: usize| format!("[{}{inner}{}]", "[".repeat(depth), "]".repeat(depth));
+    let corpus = files(&nest("2", 5000), &nest("1", 5000), "[]");
+    for format in ["human", "json", "junit"] {
+        let ran = compare(&corpus, &["--format", format]);
+        assert_eq!(ran.code, 1, "{format}: {}", ran.stderr);
+    }
+    let ran = compare(&corpus, &[]);
+    assert!(
+        ran.stdout.starts_with("FAIL #0: different at /0/0/0/"),
+        "{}",
+        &ran.stdout[..200]
+    );
+    assert!(
+        ran.stdout.contains('…'),
+        "a long pointer is cut for display"
+    );
+    write(corpus.join("results.json"), nest("1.0", 5000));
+    let ran = compare(&corpus, &[]);
+    assert!(ran
+        .stdout
+        .contains("number written `1.0` (golden `1`) at /0/0/"));
+    // Past the reader's limit, elements are compared as bytes.
+    let corpus = files(&nest("2", 12000), &nest("1", 12000), "[]");
+    let ran = compare(&corpus, &[]);
+    assert_eq!(ran.code, 1, "{}", ran.stderr);
+    assert!(ran.stdout.contains("compared as bytes only"));
+}

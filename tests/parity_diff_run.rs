@@ -152,6 +152,26 @@ fn an_oracle_that_crashes_is_an_input_error_with_its_stderr() {
 }
 
 #[test]
+fn tokens_in_an_oracles_stderr_are_masked() {
+    let corpus = Corpus::new();
+    corpus
+        .case(
+            "a.json",
+            r#"[{"op":"cliArgs","options":{"token":"tok-secret-1"}}]"#,
+        )
+        .golden("a.json", "[]\n");
+    let ran = corpus.run(&["run", "--oracle", "cat >&2; exit 1"]);
+    assert_eq!(ran.code, 2);
+    assert!(
+        ran.stdout
+            .contains(r#"| [{"op":"cliArgs","options":{"token":"<redacted>"}}]"#),
+        "{}",
+        ran.stdout
+    );
+    assert!(!ran.stdout.contains("tok-secret-1"));
+}
+
+#[test]
 fn an_oracle_that_hangs_is_killed_at_the_timeout() {
     let corpus = corpus_of_two();
     let started = Instant::now();

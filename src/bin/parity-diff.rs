@@ -229,6 +229,12 @@ fn main_inner(cli: Cli) -> Result<u8, InputError> {
 const STACK_BYTES: usize = 256 * 1024 * 1024;
 
 fn main() -> ExitCode {
+    // Like any filter, stop quietly when the reader goes away (`| head`).
+    // SAFETY: restoring the default action of SIGPIPE before any thread
+    // starts; no handler of ours is involved.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse();
     let worker = std::thread::Builder::new()
         .name("parity-diff".into())

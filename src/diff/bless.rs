@@ -180,7 +180,13 @@ fn bless_file(entry: &Entry, args: &BlessArgs) -> Status {
     let oracle = Oracle::Command(args.reference.clone());
     let output = match oracle.run(&case_bytes, args.timeout) {
         Ok(output) => output,
-        Err(failure) => return error(failure.message, failure.stderr),
+        Err(failure) => {
+            let secrets = Secrets::of_case_file(&case_bytes);
+            return error(
+                failure.message,
+                failure.stderr.map(|text| secrets.mask(&text)),
+            );
+        }
     };
     let Ok(new) = golden_from_output(&output) else {
         return error("the reference printed no JSON array".into(), None);

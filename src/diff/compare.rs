@@ -30,7 +30,7 @@ pub struct PathDiff {
 pub struct Divergence {
     /// The first [`SHOWN_PATHS`] paths, in document order.
     pub paths: Vec<PathDiff>,
-    /// How many paths in all.
+    /// How many paths in all (0 when the values could not be read).
     pub total: usize,
     /// Set when an element could not be read as a value at all (nested
     /// past the reader's limit), so only its bytes were compared.
@@ -106,7 +106,7 @@ pub fn compare_elements(golden: &[u8], actual: &[u8]) -> Comparison {
             return Comparison {
                 verdict: Verdict::Different(Divergence {
                     paths: Vec::new(),
-                    total: 1,
+                    total: 0,
                     note: Some(format!(
                         "compared as bytes only: an element could not be read ({})",
                         why.unwrap_or_default()

@@ -17,6 +17,7 @@ use walkdir::WalkDir;
 use super::arrays::{self, compare_arrays, InputError};
 use super::glob::Glob;
 use super::oracle::Oracle;
+use super::redact::Secrets;
 use super::report::{Problem, ReportOptions, Reporter, Totals};
 
 /// `--shard K/N`: the K-th of N shards, K counted from 1.
@@ -251,11 +252,13 @@ fn run_file<W: std::io::Write>(
     let output = match oracle.run(&case_bytes, timeout) {
         Ok(output) => output,
         Err(failure) => {
+            // An oracle may echo its input on stderr, tokens included.
+            let secrets = Secrets::of_case_file(&case_bytes);
             return Ok(Err(Problem::Error {
                 message: failure.message,
-                stderr: failure.stderr,
+                stderr: failure.stderr.map(|text| secrets.mask(&text)),
                 skipped: golden.len(),
-            }))
+            }));
         }
     };
     let actual = match arrays::elements("oracle output for", &entry.name, &output) {

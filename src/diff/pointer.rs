@@ -22,14 +22,26 @@ pub fn push_index(pointer: &mut JsString, index: usize) {
     pointer.push_str(&index.to_string());
 }
 
+/// Pointers longer than this many characters are shown cut in the
+/// middle (machine reports keep them whole).
+const MAX_SHOWN_CHARS: usize = 160;
+
 /// A pointer for people: the root (the empty pointer) is `(root)`, lone
-/// surrogates show as U+FFFD.
+/// surrogates show as U+FFFD, and a very long pointer (deep nesting)
+/// keeps its two ends around a `…`.
 pub fn display(pointer: &JsString) -> String {
     if pointer.is_empty() {
-        "(root)".to_owned()
-    } else {
-        pointer.to_utf8_lossy().into_owned()
+        return "(root)".to_owned();
     }
+    let text = pointer.to_utf8_lossy();
+    let count = text.chars().count();
+    if count <= MAX_SHOWN_CHARS {
+        return text.into_owned();
+    }
+    let half = MAX_SHOWN_CHARS / 2;
+    let head: String = text.chars().take(half).collect();
+    let tail: String = text.chars().skip(count - half).collect();
+    format!("{head}…{tail}")
 }
 
 /// The pointer with one more key; a convenience for building paths.
@@ -115,6 +127,17 @@ mod tests {
         // `~1` written literally must not be read back as `/`.
         assert_eq!(child(&root, &"~1".into()), "/~01");
         assert_eq!(child(&root, &"".into()), "/");
+    }
+
+    #[test]
+    fn long_pointers_are_cut_for_display() {
+        let mut pointer = JsString::new();
+        for _ in 0..500 {
+            push_index(&mut pointer, 0);
+        }
+        let shown = display(&pointer);
+        assert_eq!(shown.chars().count(), MAX_SHOWN_CHARS + 1);
+        assert!(shown.starts_with("/0/0/") && shown.ends_with("/0/0") && shown.contains('…'));
     }
 
     #[test]

@@ -119,6 +119,15 @@ impl Secrets {
         Secrets { values }
     }
 
+    /// The secrets of a whole case file (none when it does not parse), to
+    /// mask an oracle's stderr with.
+    pub fn of_case_file(bytes: &[u8]) -> Self {
+        match js::parse(bytes, js::TextMode::LossyUtf8) {
+            Ok(cases) => Secrets::harvest([&cases]),
+            Err(_) => Secrets::default(),
+        }
+    }
+
     /// These secrets less the ones that are among `shown`: the values that
     /// differ, which the report must show.
     pub fn except<'v>(mut self, shown: impl IntoIterator<Item = &'v Value>) -> Self {
