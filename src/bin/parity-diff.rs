@@ -19,7 +19,7 @@ use worker_spawn_oracle::diff::report::{Format, ReportOptions};
 /// values and a diff). Exit status: 0 all passed, 1 any divergence,
 /// 2 usage or input error.
 #[derive(Parser)]
-#[command(name = "parity-diff", version, about, long_about = None)]
+#[command(name = "parity-diff", version)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -1,10 +1,10 @@
 //! The verdict on one case: its result element against the golden's.
 //!
 //! Bytes first: equal bytes are *identical* and nothing is parsed. Other
-//! elements are read with [`crate::js::parse`] (so strings compare as
+//! elements are read with [`crate::js::parse()`] (so strings compare as
 //! UTF-16 code units, lone surrogates included, and numbers as doubles)
 //! and compared as values, objects as maps. Equal values are *same value,
-//! different bytes*, with [`explain`](super::explain) saying why; unequal
+//! different bytes*, with [`explain`](mod@super::explain) saying why; unequal
 //! ones are *different*, with the JSON Pointer of every place they part.
 
 use super::explain::{self, Explanation};

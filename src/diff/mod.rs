@@ -4,7 +4,7 @@
 //!   element bytes.
 //! - [`compare`]: the verdict on one element: identical, same value with
 //!   different bytes ([`explain`] says why), or different (with JSON
-//!   Pointers, [`pointer`]).
+//!   Pointers, [`pointer`](mod@pointer)).
 //! - [`raw`]: how an element is written, for explanations and
 //!   pretty-printing; [`textdiff`]: unified diffs of two elements.
 //! - [`redact`]: secrets kept out of reports; [`view`]: what a report

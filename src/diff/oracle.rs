@@ -1,6 +1,7 @@
 //! Running an oracle over one case file: another implementation's command
 //! (`sh -c CMD`, the case file on its stdin, its result array on stdout),
-//! or our own batch driver in-process.
+//! or our own batch driver in-process (on a thread, under the same
+//! timeout).
 //!
 //! A command runs in a process group of its own, so that a timeout kills
 //! everything it started (`sh -c` leaves grandchildren holding the
@@ -47,11 +48,48 @@ impl Oracle {
     /// be one JSON array.
     pub fn run(&self, input: &[u8], timeout: Duration) -> Result<Vec<u8>, OracleFailure> {
         match self {
-            Oracle::InProcess => batch::run_batch_bytes(input).map_err(|refusal| OracleFailure {
-                message: format!("our oracle refused the file: {}", refusal.reason),
-                stderr: None,
-            }),
+            Oracle::InProcess => run_in_process(input, timeout),
             Oracle::Command(command) => run_command(command, input, timeout),
+        }
+    }
+}
+
+/// The stack of the thread our own oracle runs on: results nest
+/// thousands of levels deep, and printing and dropping them recurses.
+const IN_PROCESS_STACK: usize = 256 * 1024 * 1024;
+
+/// Our batch driver on a thread of its own, so that a case that hangs
+/// costs the timeout, not the run. A thread cannot be killed: one that
+/// overruns is left behind, and ends with the process.
+fn run_in_process(input: &[u8], timeout: Duration) -> Result<Vec<u8>, OracleFailure> {
+    let (sender, receiver) = mpsc::channel();
+    let input = input.to_vec();
+    let spawned = thread::Builder::new()
+        .name("in-process oracle".into())
+        .stack_size(IN_PROCESS_STACK)
+        .spawn(move || sender.send(batch::run_batch_bytes(&input)));
+    if let Err(error) = spawned {
+        return Err(OracleFailure {
+            message: format!("cannot start our oracle: {error}"),
+            stderr: None,
+        });
+    }
+    let failure = |message: String| OracleFailure {
+        message,
+        stderr: None,
+    };
+    match receiver.recv_timeout(timeout) {
+        Ok(Ok(output)) => Ok(output),
+        Ok(Err(refusal)) => Err(failure(format!(
+            "our oracle refused the file: {}",
+            refusal.reason
+        ))),
+        Err(mpsc::RecvTimeoutError::Timeout) => Err(failure(format!(
+            "our oracle did not finish within {} s",
+            timeout.as_secs_f64()
+        ))),
+        Err(mpsc::RecvTimeoutError::Disconnected) => {
+            Err(failure("our oracle stopped without a result".into()))
         }
     }
 }
@@ -244,11 +282,13 @@ mod tests {
     #[test]
     fn in_process_oracle() {
         assert_eq!(
-            Oracle::InProcess.run(b"[5]", Duration::ZERO).unwrap(),
+            Oracle::InProcess
+                .run(b"[5]", Duration::from_secs(60))
+                .unwrap(),
             br#"[{"threw":true,"message":"case must be a JSON object"}]"#
         );
         assert!(Oracle::InProcess
-            .run(b"{}", Duration::ZERO)
+            .run(b"{}", Duration::from_secs(60))
             .unwrap_err()
             .message
             .contains("not a JSON array"));

@@ -1,7 +1,7 @@
 //! The written shape of one JSON element: every value's bytes and every
 //! object's members in the order they were written, duplicates included.
 //!
-//! [`crate::js::parse`] answers what a text *means*; this answers how it
+//! [`crate::js::parse()`] answers what a text *means*; this answers how it
 //! was *written*, which is what a report needs to say why two equal values
 //! print differently, and to pretty-print an element without changing a
 //! byte of its scalars. Nodes live in one arena and every walk is a loop,

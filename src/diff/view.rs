@@ -46,7 +46,7 @@ pub fn label(index: usize, case: Option<&Value>) -> String {
     out
 }
 
-/// A value for people: compact JSON, cut to [`MAX_VALUE_CHARS`]
+/// A value for people: compact JSON, cut to 200
 /// characters, or `(absent)`.
 pub fn show_value(value: Option<&Value>) -> String {
     match value {
