@@ -1,0 +1,119 @@
+//! Inputs and the baseline for `scripts/bench-diff.sh`.
+//!
+//! `cargo bench --bench diff -- generate DIR COUNT` writes a golden and
+//! result files for each scenario; `cargo bench --bench diff -- baseline
+//! A B` reads two files and parses each into `serde_json::Value`, the
+//! yardstick the comparison is held to (at most twice its time).
+
+use std::fs;
+use std::io::{BufWriter, Write};
+use std::path::Path;
+use std::time::Instant;
+
+/// One result element, in one of several shapes results really have; the
+/// number makes every element distinct.
+fn element(n: usize) -> String {
+    match n % 4 {
+        0 => format!(
+            r#"{{"defined":true,"value":["thread-codex-worker","--kandan-url","https://kandan.test","--token","pub-token-{n}","--runner-id","pub-runner","--thread-id","pub-thread-{n}","--cwd","/home/pub/project","--codex-bin","codex"]}}"#
+        ),
+        1 => format!(
+            r#"{{"threw":true,"message":"thread runner option cwd must be a non-empty string ({n})"}}"#
+        ),
+        2 => format!(
+            r#"{{"sent":[{{"type":"codex-response","id":{n},"result":{{"items":["pub",0.5,-3e-7]}}}}],"trace":[{{"t":"codexRequest","method":"thread/read","params":{{"threadId":"pub-thread"}}}}]}}"#
+        ),
+        _ => format!(
+            r#"{{"defined":true,"value":{{"kandanUrl":"https://kandan.test","runnerId":"pub-r","cwd":"/home/pub","allowedCwds":["/home/pub"],"heartbeatIntervalMs":{n},"labels":{{"os":"linux","\u00e9":null}}}}}}"#
+        ),
+    }
+}
+
+/// The same value written another way: the first two keys swapped and
+/// a number written with a fraction, as a careless port would print it.
+fn same_value_other_bytes(n: usize) -> String {
+    let text = element(n);
+    match n % 4 {
+        0 => text
+            .replacen(r#"{"defined":true,"value":"#, r#"{"value":"#, 1)
+            .replacen("]}", r#"],"defined":true}"#, 1),
+        1 => format!(
+            r#"{{"message":"thread runner option cwd must be a non-empty string ({n})","threw":true}}"#
+        ),
+        2 => text.replacen(&format!(r#""id":{n},"#), &format!(r#""id":{n}.0,"#), 1),
+        _ => text.replacen(r#""\u00e9""#, "\"é\"", 1),
+    }
+}
+
+/// A real difference in one member.
+fn different(n: usize) -> String {
+    element(n).replacen("pub", "PUB", 1)
+}
+
+fn write_array(path: &Path, golden_format: bool, count: usize, make: impl Fn(usize) -> String) {
+    let mut out = BufWriter::new(fs::File::create(path).expect("create"));
+    let (open, sep, close) = if golden_format {
+        ("[\n", ",\n", "\n]\n")
+    } else {
+        ("[", ",", "]")
+    };
+    out.write_all(open.as_bytes()).unwrap();
+    for n in 0..count {
+        if n > 0 {
+            out.write_all(sep.as_bytes()).unwrap();
+        }
+        out.write_all(make(n).as_bytes()).unwrap();
+    }
+    out.write_all(close.as_bytes()).unwrap();
+    out.flush().unwrap();
+}
+
+fn generate(dir: &Path, count: usize) {
+    fs::create_dir_all(dir).unwrap();
+    write_array(&dir.join("golden.json"), true, count, element);
+    write_array(&dir.join("identical.json"), false, count, element);
+    write_array(&dir.join("one-percent-different.json"), false, count, |n| {
+        if n % 100 == 7 {
+            different(n)
+        } else {
+            element(n)
+        }
+    });
+    write_array(
+        &dir.join("all-same-value.json"),
+        false,
+        count,
+        same_value_other_bytes,
+    );
+    write_array(&dir.join("all-different.json"), false, count, different);
+}
+
+fn baseline(a: &Path, b: &Path) {
+    let started = Instant::now();
+    let mut elements = 0;
+    for path in [a, b] {
+        let bytes = fs::read(path).expect("read");
+        let value: serde_json::Value = serde_json::from_slice(&bytes).expect("parse");
+        elements += value.as_array().map_or(0, Vec::len);
+    }
+    eprintln!(
+        "baseline: parsed {elements} elements in {:?}",
+        started.elapsed()
+    );
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
+    match args.iter().map(String::as_str).collect::<Vec<_>>()[..] {
+        ["generate", dir, count] => generate(Path::new(dir), count.parse().expect("COUNT")),
+        ["baseline", a, b] => baseline(Path::new(a), Path::new(b)),
+        [] => eprintln!("run scripts/bench-diff.sh"),
+        _ => {
+            eprintln!("usage: diff generate DIR COUNT | diff baseline A B");
+            std::process::exit(2);
+        }
+    }
+}

@@ -1,0 +1,408 @@
+//! `parity-diff compare`: every verdict, every exit status, every format.
+
+#[path = "parity_diff_support/mod.rs"]
+mod support;
+
+use support::{golden_of, run_with, write, Corpus};
+
+/// A corpus directory with `results.json`, `golden.json` and `cases.json`.
+fn files(results: &str, golden: &str, cases: &str) -> Corpus {
+    let corpus = Corpus::new();
+    write(corpus.join("results.json"), results);
+    write(corpus.join("golden.json"), golden);
+    write(corpus.join("cases.json"), cases);
+    corpus
+}
+
+fn compare(corpus: &Corpus, extra: &[&str]) -> support::Ran {
+    let mut args = vec!["compare", "results.json", "golden.json"];
+    args.extend_from_slice(extra);
+    corpus.run(&args)
+}
+
+#[test]
+fn identical_arrays_pass() {
+    let corpus = files(
+        r#"[{"a":1},"x\ud800",null]"#,
+        &golden_of(&[r#"{"a":1}"#, r#""x\ud800""#, "null"]),
+        "[]",
+    );
+    let ran = compare(&corpus, &[]);
+    assert_eq!(ran.code, 0, "{ran:?}");
+    assert_eq!(ran.stdout, "3 passed, 0 failed\n");
+    assert_eq!(ran.stderr, "");
+}
+
+#[test]
+fn same_value_different_bytes_fails_and_says_why() {
+    let corpus = files(
+        r#"[{"b":2,"a":1},[1.0],"\u00e9","\uD800",{"a":1,"a":2}]"#,
+        &golden_of(&[
+            r#"{"a":1,"b":2}"#,
+            "[1]",
+            r#""é""#,
+            r#""\ud800""#,
+            r#"{"a":2}"#,
+        ]),
+        "[]",
+    );
+    let ran = compare(&corpus, &[]);
+    assert_eq!(ran.code, 1, "{ran:?}");
+    let out = &ran.stdout;
+    assert!(
+        out.contains("FAIL #0: same value, different bytes\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains(r#"key order "b","a" (golden "a","b") at (root)"#),
+        "{out}"
+    );
+    assert!(
+        out.contains("number written `1.0` (golden `1`) at /0"),
+        "{out}"
+    );
+    assert!(
+        out.contains(r#"escape form `"\u00e9"` (golden `"é"`) at (root)"#),
+        "{out}"
+    );
+    assert!(
+        out.contains(r#"escape form `"\uD800"` (golden `"\ud800"`) at (root)"#),
+        "{out}"
+    );
+    assert!(out.contains(r#"duplicate key "a" at (root)"#), "{out}");
+    assert_eq!(ran.last_line(), "0 passed, 5 failed");
+
+    let ran = compare(&corpus, &["--semantic"]);
+    assert_eq!(ran.code, 0, "{ran:?}");
+    assert_eq!(ran.stdout, "5 passed, 0 failed\n");
+}
+
+#[test]
+fn different_values_show_paths_values_and_a_diff() {
+    let corpus = files(
+        r#"[{"threw":true,"message":"b"},{"defined":true,"value":["x","--cwd","/a"]}]"#,
+        &golden_of(&[
+            r#"{"threw":true,"message":"a"}"#,
+            r#"{"defined":true,"value":["x","--cwd","/a"]}"#,
+        ]),
+        r#"[{"op":"cliArgs","name":"a required option missing"},{"op":"cliArgs"}]"#,
+    );
+    let ran = compare(&corpus, &["--cases", "cases.json"]);
+    assert_eq!(ran.code, 1, "{ran:?}");
+    assert_eq!(
+        ran.stdout,
+        concat!(
+            "FAIL #0 cliArgs \"a required option missing\": different at /message\n",
+            "    at /message\n",
+            "      golden: \"a\"\n",
+            "      actual: \"b\"\n",
+            "    --- golden\n",
+            "    +++ actual\n",
+            "    @@ -1,4 +1,4 @@\n",
+            "     {\n",
+            "       \"threw\": true,\n",
+            "    -  \"message\": \"a\"\n",
+            "    +  \"message\": \"b\"\n",
+            "     }\n",
+            "1 passed, 1 failed\n"
+        )
+    );
+}
+
+#[test]
+fn many_paths_are_counted() {
+    let actual: Vec<String> = (0..25).map(|n| (n + 100).to_string()).collect();
+    let golden: Vec<String> = (0..25).map(|n| n.to_string()).collect();
+    let corpus = files(
+        &format!("[[{}]]", actual.join(",")),
+        &format!("[[{}]]", golden.join(",")),
+        "[]",
+    );
+    let ran = compare(&corpus, &[]);
+    assert_eq!(ran.code, 1);
+    assert!(
+        ran.stdout
+            .contains("FAIL #0: different at /0 and 24 more paths"),
+        "{}",
+        ran.stdout
+    );
+    assert!(ran.stdout.contains("    at /9\n"));
+    assert!(!ran.stdout.contains("    at /10\n"));
+    assert!(ran.stdout.contains("… and 15 more differing paths"));
+}
+
+#[test]
+fn lone_surrogates_compare_as_code_units() {
+    let corpus = files(r#"["\udc00"]"#, r#"["\ud800"]"#, "[]");
+    let ran = compare(&corpus, &[]);
+    assert_eq!(ran.code, 1);
+    assert!(ran.stdout.contains(r#"golden: "\ud800""#), "{}", ran.stdout);
+    assert!(ran.stdout.contains(r#"actual: "\udc00""#), "{}", ran.stdout);
+}
+
+#[test]
+fn missing_and_extra_cases_are_reported_not_crashed_on() {
+    let corpus = files(
+        "[1]",
+        "[1,2,3]",
+        r#"[{},{"op":"a"},{"op":"b","name":"third"}]"#,
+    );
+    let ran = compare(&corpus, &["--cases", "cases.json"]);
+    assert_eq!(ran.code, 1, "{ran:?}");
+    assert!(
+        ran.stdout
+            .contains("FAIL #1 a: missing: the results end before this case\n    golden: 2\n"),
+        "{}",
+        ran.stdout
+    );
+    assert!(
+        ran.stdout.contains("FAIL #2 b \"third\": missing"),
+        "{}",
+        ran.stdout
+    );
+    assert_eq!(ran.last_line(), "1 passed, 2 failed");
+
+    let corpus = files("[1,2]", "[]", "[]");
+    let ran = compare(&corpus, &[]);
+    assert_eq!(ran.code, 1);
+    assert!(ran
+        .stdout
+        .contains("FAIL #0: extra: the golden ends before this case\n    actual: 1\n"));
+    assert_eq!(ran.last_line(), "0 passed, 2 failed");
+}
+
+#[test]
+fn standard_input_is_either_file() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path().join("golden.json"), golden_of(&["1", "2"]));
+    let ran = run_with(dir.path(), &["compare", "-", "golden.json"], b"[1,2]", &[]);
+    assert_eq!((ran.code, ran.stdout.as_str()), (0, "2 passed, 0 failed\n"));
+    write(dir.path().join("results.json"), "[1,3]");
+    let ran = run_with(dir.path(), &["compare", "results.json", "-"], b"[1,2]", &[]);
+    assert_eq!(ran.code, 1);
+    let ran = run_with(dir.path(), &["compare", "-", "-"], b"[1]", &[]);
+    assert_eq!(ran.code, 2);
+    assert!(
+        ran.stderr.contains("only one input can be standard input"),
+        "{}",
+        ran.stderr
+    );
+}
+
+#[test]
+fn input_errors_exit_2_and_say_what() {
+    let corpus = files("[1]", "[1]", "{}");
+    std::fs::create_dir(corpus.join("dir")).unwrap();
+    write(corpus.join("object.json"), r#"{"a":1}"#);
+    write(corpus.join("half.json"), "[1,{\"a\":");
+    write(corpus.join("binary.json"), b"[\"\xff\"]");
+    for (args, message) in [
+        (
+            vec!["results.json", "nope.json"],
+            "cannot read golden nope.json",
+        ),
+        (
+            vec!["nope.json", "golden.json"],
+            "cannot read results nope.json",
+        ),
+        (
+            vec!["results.json", "dir"],
+            "golden dir is a directory, not a file",
+        ),
+        (
+            vec!["results.json", "object.json"],
+            "golden object.json is not a JSON array",
+        ),
+        (
+            vec!["half.json", "golden.json"],
+            "results half.json is not a JSON array",
+        ),
+        (
+            vec!["binary.json", "golden.json"],
+            "results binary.json is not a JSON array: not UTF-8",
+        ),
+        (
+            vec!["results.json", "golden.json", "--cases", "cases.json"],
+            "case file cases.json is not a JSON array",
+        ),
+    ] {
+        let mut full = vec!["compare"];
+        full.extend(args);
+        let ran = corpus.run(&full);
+        assert_eq!(ran.code, 2, "{full:?}: {ran:?}");
+        assert_eq!(ran.stdout, "", "{full:?}");
+        assert!(ran.stderr.contains(message), "{full:?}: {}", ran.stderr);
+    }
+    let ran = corpus.run(&["compare", "results.json"]);
+    assert_eq!(ran.code, 2, "usage error: {ran:?}");
+    let ran = corpus.run(&["frobnicate"]);
+    assert_eq!(ran.code, 2, "usage error: {ran:?}");
+}
+
+#[test]
+fn colour_only_when_asked_or_on_a_terminal() {
+    let corpus = files("[2]", "[1]", "[]");
+    let ran = compare(&corpus, &[]);
+    assert!(!ran.stdout.contains('\x1b'), "piped output is plain");
+    let ran = compare(&corpus, &["--color", "always"]);
+    assert!(
+        ran.stdout.contains("    \x1b[31m  golden: 1\x1b[0m\n"),
+        "{:?}",
+        ran.stdout
+    );
+    assert!(
+        ran.stdout.contains("    \x1b[32m  actual: 2\x1b[0m\n"),
+        "{:?}",
+        ran.stdout
+    );
+    assert!(ran
+        .stdout
+        .contains("    \x1b[31m-1\x1b[0m\n    \x1b[32m+2\x1b[0m\n"));
+    // The closing line stays plain for whatever reads it.
+    assert!(ran.stdout.ends_with("\n0 passed, 1 failed\n"));
+    let ran = run_with(
+        corpus.path(),
+        &["compare", "results.json", "golden.json", "--color", "auto"],
+        b"",
+        &[("NO_COLOR", "1")],
+    );
+    assert!(!ran.stdout.contains('\x1b'));
+}
+
+#[test]
+fn quiet_prints_the_summary_alone() {
+    let corpus = files("[2,1]", "[1,1]", "[]");
+    let ran = compare(&corpus, &["--quiet"]);
+    assert_eq!((ran.code, ran.stdout.as_str()), (1, "1 passed, 1 failed\n"));
+}
+
+#[test]
+fn json_report() {
+    let corpus = files(
+        r#"[1,{"b":1,"a":"x"},{"v":[1,3]},5]"#,
+        r#"[1,{"a":"x","b":1},{"v":[1,2],"w":"\ud800"}]"#,
+        r#"[{"op":"o","name":"n"}]"#,
+    );
+    let ran = compare(&corpus, &["--format", "json", "--cases", "cases.json"]);
+    assert_eq!(ran.code, 1, "{ran:?}");
+    // The lone surrogate is kept as an escape, which serde_json refuses;
+    // check it as text, then read the rest.
+    assert!(
+        ran.stdout.contains(r#""golden":"\ud800""#),
+        "{}",
+        ran.stdout
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(&ran.stdout.replace(r"\ud800", "?")).expect("one JSON object");
+    let cases = report["files"][0]["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 4);
+    assert_eq!(cases[0]["verdict"], "identical");
+    assert_eq!(cases[0]["passed"], true);
+    assert_eq!(cases[0]["op"], "o");
+    assert_eq!(cases[0]["label"], "#0 o \"n\"");
+    assert_eq!(cases[1]["verdict"], "same value, different bytes");
+    assert_eq!(cases[1]["reasons"][0]["kind"], "key order");
+    assert_eq!(cases[1]["reasons"][0]["pointer"], "");
+    assert_eq!(cases[2]["verdict"], "different");
+    assert_eq!(cases[2]["paths"][0]["pointer"], "/v/1");
+    assert_eq!(cases[2]["paths"][0]["golden"], 2);
+    assert_eq!(cases[2]["paths"][0]["actual"], 3);
+    assert_eq!(cases[2]["paths"][1]["pointer"], "/w");
+    assert!(cases[2]["paths"][1].get("actual").is_none());
+    assert_eq!(cases[2]["totalPaths"], 2);
+    assert_eq!(cases[3]["verdict"], "extra");
+    assert_eq!(
+        report["summary"],
+        serde_json::json!({"passed": 1, "failed": 3, "skipped": 0, "errors": 0, "exitCode": 1})
+    );
+}
+
+#[test]
+fn junit_report() {
+    let corpus = files(
+        r#"[1,"<b>"]"#,
+        r#"[1,"<a>"]"#,
+        r#"[{"op":"o"},{"op":"o","name":"a & b"}]"#,
+    );
+    let ran = compare(&corpus, &["--format", "junit", "--cases", "cases.json"]);
+    assert_eq!(ran.code, 1);
+    let xml = &ran.stdout;
+    assert!(xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"));
+    assert!(
+        xml.contains(r#"<testsuites name="parity-diff" tests="2" failures="1" errors="0">"#),
+        "{xml}"
+    );
+    assert!(
+        xml.contains(r##"<testcase name="#0 o" classname="parity-diff"/>"##),
+        "{xml}"
+    );
+    assert!(
+        xml.contains(r##"<testcase name="#1 o &quot;a &amp; b&quot;" classname="parity-diff">"##),
+        "{xml}"
+    );
+    assert!(
+        xml.contains(r#"<failure type="different" message="different at (root)">at (root)"#),
+        "{xml}"
+    );
+    assert!(xml.contains("golden: &quot;&lt;a&gt;&quot;"), "{xml}");
+    assert!(xml.trim_end().ends_with("</testsuites>"));
+}
+
+#[test]
+fn tokens_stay_out_of_reports_unless_they_differ() {
+    let cases = r#"[{"op":"cliArgs","options":{"token":"tok-1234"}},{"op":"cliArgs","options":{"token":"tok-5678"}}]"#;
+    let corpus = files(
+        r#"[["--token","tok-1234","--cwd","/b"],["--token","tok-9999"]]"#,
+        r#"[["--token","tok-1234","--cwd","/a"],["--token","tok-5678"]]"#,
+        cases,
+    );
+    for format in ["human", "json", "junit"] {
+        let ran = compare(&corpus, &["--cases", "cases.json", "--format", format]);
+        assert_eq!(ran.code, 1);
+        assert!(!ran.stdout.contains("tok-1234"), "{format}: {}", ran.stdout);
+        if format != "json" {
+            // The diff shows the first case's token line, masked (JSON
+            // reports carry only the differing values).
+            assert!(
+                ran.stdout.contains("redacted&gt;") || ran.stdout.contains("<redacted>"),
+                "{format}"
+            );
+        }
+        // The second case's token is the differing value: it is shown.
+        assert!(
+            ran.stdout.contains("tok-5678") && ran.stdout.contains("tok-9999"),
+            "{format}"
+        );
+    }
+}
+
+#[test]
+fn deeply_nested_elements_do_not_overflow() {
+    let nest =
+        |inner: &str, depth: usize| format!("[{}{inner}{}]", "[".repeat(depth), "]".repeat(depth));
+    let corpus = files(&nest("2", 5000), &nest("1", 5000), "[]");
+    for format in ["human", "json", "junit"] {
+        let ran = compare(&corpus, &["--format", format]);
+        assert_eq!(ran.code, 1, "{format}: {}", ran.stderr);
+    }
+    let ran = compare(&corpus, &[]);
+    assert!(
+        ran.stdout.starts_with("FAIL #0: different at /0/0/0/"),
+        "{}",
+        &ran.stdout[..200]
+    );
+    assert!(
+        ran.stdout.contains('…'),
+        "a long pointer is cut for display"
+    );
+    write(corpus.join("results.json"), nest("1.0", 5000));
+    let ran = compare(&corpus, &[]);
+    assert!(ran
+        .stdout
+        .contains("number written `1.0` (golden `1`) at /0/0/"));
+    // Past the reader's limit, elements are compared as bytes.
+    let corpus = files(&nest("2", 12000), &nest("1", 12000), "[]");
+    let ran = compare(&corpus, &[]);
+    assert_eq!(ran.code, 1, "{}", ran.stderr);
+    assert!(ran.stdout.contains("compared as bytes only"));
+}

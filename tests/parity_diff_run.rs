@@ -1,0 +1,366 @@
+//! `parity-diff run`: corpora, oracles that misbehave, filters and shards.
+//!
+//! Most corpora here use `cat` as the oracle: it prints its case file
+//! back, so each case file *is* the result array its golden is held to.
+
+#[path = "parity_diff_support/mod.rs"]
+mod support;
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use support::{golden_of, run, Corpus};
+
+const A: &str = r#"[{"op":"x","name":"first","v":1},{"op":"x","name":"second","v":2}]"#;
+const B: &str = r#"[{"op":"y","v":3}]"#;
+
+fn corpus_of_two() -> Corpus {
+    let corpus = Corpus::new();
+    corpus
+        .case("a.json", A)
+        .golden(
+            "a.json",
+            &golden_of(&[
+                r#"{"op":"x","name":"first","v":1}"#,
+                r#"{"op":"x","name":"second","v":2}"#,
+            ]),
+        )
+        .case("sub/b.json", B)
+        .golden("sub/b.json", &golden_of(&[r#"{"op":"y","v":3}"#]));
+    corpus
+}
+
+#[test]
+fn a_clean_corpus_passes() {
+    let corpus = corpus_of_two();
+    let ran = corpus.run(&["run", "--oracle", "cat"]);
+    assert_eq!(ran.code, 0, "{ran:?}");
+    assert_eq!(
+        ran.stdout,
+        "ok a.json (2 cases)\nok sub/b.json (1 case)\n3 passed, 0 failed\n"
+    );
+}
+
+#[test]
+fn failures_in_one_file_do_not_stop_the_run() {
+    let corpus = corpus_of_two();
+    corpus.golden(
+        "a.json",
+        &golden_of(&[
+            r#"{"op":"x","name":"first","v":1}"#,
+            r#"{"op":"x","name":"second","v":20}"#,
+        ]),
+    );
+    let ran = corpus.run(&["run", "--oracle", "cat"]);
+    assert_eq!(ran.code, 1, "{ran:?}");
+    assert!(
+        ran.stdout.starts_with(concat!(
+            "FAIL a.json (1 of 2 cases failed)\n",
+            "  FAIL #1 x \"second\": different at /v\n",
+            "      at /v\n",
+            "        golden: 20\n",
+            "        actual: 2\n",
+        )),
+        "{}",
+        ran.stdout
+    );
+    assert!(ran.stdout.contains("\nok sub/b.json (1 case)\n"));
+    assert_eq!(ran.last_line(), "2 passed, 1 failed");
+}
+
+#[test]
+fn missing_and_orphaned_goldens_fail() {
+    let corpus = corpus_of_two();
+    corpus
+        .case("new.json", "[1]")
+        .golden("old/gone.json", "[\n1\n]\n");
+    let ran = corpus.run(&["run", "--oracle", "cat"]);
+    assert_eq!(ran.code, 1, "{ran:?}");
+    assert!(
+        ran.stdout
+            .contains("MISSING new.json: no golden at golden/new.json\n"),
+        "{}",
+        ran.stdout
+    );
+    assert!(
+        ran.stdout
+            .contains("ORPHAN golden/old/gone.json: golden without a case file\n"),
+        "{}",
+        ran.stdout
+    );
+    assert!(
+        ran.stdout.contains("ok sub/b.json"),
+        "later files still run"
+    );
+    assert_eq!(ran.last_line(), "3 passed, 2 failed");
+}
+
+#[test]
+fn our_own_oracle_runs_in_process_by_default() {
+    let corpus = Corpus::new();
+    corpus.case("a.json", r#"[5, {"op":"nope"}]"#).golden(
+        "a.json",
+        &golden_of(&[
+            r#"{"threw":true,"message":"case must be a JSON object"}"#,
+            r#"{"threw":true,"message":"unknown op nope"}"#,
+        ]),
+    );
+    let ran = corpus.run(&["run"]);
+    assert_eq!(
+        (ran.code, ran.stdout.as_str()),
+        (0, "ok a.json (2 cases)\n2 passed, 0 failed\n")
+    );
+    // A case file our oracle refuses is an input error for that file.
+    corpus.case("bad.json", "{}").golden("bad.json", "[]\n");
+    let ran = corpus.run(&["run"]);
+    assert_eq!(ran.code, 2, "{ran:?}");
+    assert!(
+        ran.stdout
+            .contains("ERROR bad.json: our oracle refused the file"),
+        "{}",
+        ran.stdout
+    );
+}
+
+#[test]
+fn an_oracle_that_crashes_is_an_input_error_with_its_stderr() {
+    let corpus = corpus_of_two();
+    // Echoes a.json back; fails on sub/b.json, whose cases have op "y".
+    let ran = corpus.run(&[
+        "run",
+        "--oracle",
+        r#"input=$(cat); case "$input" in *'"y"'*) echo "boom: no such op" >&2; exit 3;; *) printf '%s' "$input";; esac"#,
+    ]);
+    assert_eq!(ran.code, 2, "{ran:?}");
+    assert!(
+        ran.stdout.contains("ok a.json (2 cases)\n"),
+        "{}",
+        ran.stdout
+    );
+    assert!(
+        ran.stdout.contains(concat!(
+            "ERROR sub/b.json: the oracle exited with status 3\n",
+            "    1 golden case not compared\n",
+            "    stderr:\n",
+            "    | boom: no such op\n",
+        )),
+        "{}",
+        ran.stdout
+    );
+    assert!(ran.stdout.contains("error: 1 file could not be compared\n"));
+    assert_eq!(ran.last_line(), "2 passed, 0 failed, 1 skipped");
+}
+
+#[test]
+fn tokens_in_an_oracles_stderr_are_masked() {
+    let corpus = Corpus::new();
+    corpus
+        .case(
+            "a.json",
+            r#"[{"op":"cliArgs","options":{"token":"tok-secret-1"}}]"#,
+        )
+        .golden("a.json", "[]\n");
+    let ran = corpus.run(&["run", "--oracle", "cat >&2; exit 1"]);
+    assert_eq!(ran.code, 2);
+    assert!(
+        ran.stdout
+            .contains(r#"| [{"op":"cliArgs","options":{"token":"<redacted>"}}]"#),
+        "{}",
+        ran.stdout
+    );
+    assert!(!ran.stdout.contains("tok-secret-1"));
+}
+
+#[test]
+fn an_oracle_that_hangs_is_killed_at_the_timeout() {
+    let corpus = corpus_of_two();
+    let started = Instant::now();
+    let ran = corpus.run(&["run", "--oracle", "sleep 30", "--timeout", "0.5"]);
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "bounded by --timeout"
+    );
+    assert_eq!(ran.code, 2, "{ran:?}");
+    assert!(
+        ran.stdout
+            .contains("ERROR a.json: the oracle did not finish within 0.5 s and was killed"),
+        "{}",
+        ran.stdout
+    );
+    assert!(
+        ran.stdout.contains("ERROR sub/b.json"),
+        "every file is tried"
+    );
+}
+
+#[test]
+fn an_oracle_that_prints_half_an_array_or_none() {
+    let corpus = corpus_of_two();
+    let ran = corpus.run(&["run", "--oracle", "cat >/dev/null; printf '[{\"op\":'"]);
+    assert_eq!(ran.code, 2, "{ran:?}");
+    assert!(
+        ran.stdout
+            .contains("ERROR a.json: the oracle printed an incomplete or malformed array"),
+        "{}",
+        ran.stdout
+    );
+    let ran = corpus.run(&["run", "--oracle", "cat >/dev/null; echo nothing useful"]);
+    assert_eq!(ran.code, 2);
+    assert!(
+        ran.stdout
+            .contains("ERROR a.json: the oracle printed no JSON array"),
+        "{}",
+        ran.stdout
+    );
+    let ran = corpus.run(&["run", "--oracle", "cat >/dev/null"]);
+    assert!(
+        ran.stdout
+            .contains("ERROR a.json: the oracle printed nothing on stdout"),
+        "{}",
+        ran.stdout
+    );
+}
+
+#[test]
+fn malformed_corpora_are_input_errors() {
+    let corpus = corpus_of_two();
+    corpus.golden("a.json", r#"{"not":"an array"}"#);
+    let ran = corpus.run(&["run", "--oracle", "cat"]);
+    assert_eq!(ran.code, 2, "{ran:?}");
+    assert!(
+        ran.stdout.contains("ERROR a.json: golden "),
+        "{}",
+        ran.stdout
+    );
+    assert!(ran.stdout.contains("is not a JSON array"));
+
+    let corpus = corpus_of_two();
+    std::fs::remove_file(corpus.join("golden/a.json")).unwrap();
+    std::fs::create_dir(corpus.join("golden/a.json")).unwrap();
+    let ran = corpus.run(&["run", "--oracle", "cat"]);
+    assert_eq!(ran.code, 2, "{ran:?}");
+    assert!(
+        ran.stdout.contains("is a directory, not a file"),
+        "{}",
+        ran.stdout
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let ran = run(dir.path(), &["run", "--oracle", "cat"]);
+    assert_eq!(ran.code, 2);
+    assert!(
+        ran.stderr
+            .contains("the cases directory cases does not exist"),
+        "{}",
+        ran.stderr
+    );
+    support::write(dir.path().join("cases"), "a file");
+    let ran = run(dir.path(), &["run", "--oracle", "cat"]);
+    assert_eq!(ran.code, 2);
+    assert!(ran.stderr.contains("is not a directory"), "{}", ran.stderr);
+
+    let corpus = corpus_of_two();
+    std::fs::remove_dir_all(corpus.join("golden")).unwrap();
+    let ran = corpus.run(&["run", "--oracle", "cat"]);
+    assert_eq!(ran.code, 2);
+    assert!(
+        ran.stderr
+            .contains("the golden directory golden does not exist"),
+        "{}",
+        ran.stderr
+    );
+
+    let ran = corpus_of_two().run(&["run", "--shard", "3/2"]);
+    assert_eq!(ran.code, 2, "usage error: {ran:?}");
+    let ran = corpus_of_two().run(&["run", "--timeout", "0"]);
+    assert_eq!(ran.code, 2, "usage error: {ran:?}");
+}
+
+fn file_names(stdout: &str) -> Vec<String> {
+    stdout
+        .lines()
+        .filter_map(|line| line.strip_prefix("ok "))
+        .map(|rest| rest.split(' ').next().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn filters_and_shards_pick_files() {
+    let corpus = Corpus::new();
+    for name in ["a.json", "b.json", "c.json", "ipc/d.json", "ipc/e.json"] {
+        corpus.case(name, "[1]").golden(name, "[\n1\n]\n");
+    }
+    let names = |args: &[&str]| {
+        let mut full = vec!["run", "--oracle", "cat"];
+        full.extend_from_slice(args);
+        let ran = corpus.run(&full);
+        assert_eq!(ran.code, 0, "{ran:?}");
+        file_names(&ran.stdout)
+    };
+    assert_eq!(
+        names(&[]),
+        ["a.json", "b.json", "c.json", "ipc/d.json", "ipc/e.json"]
+    );
+    assert_eq!(names(&["--filter", "ipc/*"]), ["ipc/d.json", "ipc/e.json"]);
+    assert_eq!(names(&["--filter", "[ab]*"]), ["a.json", "b.json"]);
+    assert_eq!(
+        names(&["--shard", "1/2"]),
+        ["a.json", "c.json", "ipc/e.json"]
+    );
+    assert_eq!(names(&["--shard", "2/2"]), ["b.json", "ipc/d.json"]);
+    assert_eq!(
+        names(&["--filter", "ipc/**", "--shard", "2/2"]),
+        ["ipc/e.json"]
+    );
+    let ran = corpus.run(&["run", "--oracle", "cat", "--filter", "nothing*"]);
+    assert_eq!(ran.code, 2);
+    assert!(ran.stderr.contains("--filter matches no case file"));
+}
+
+#[test]
+fn run_reports_in_json_and_junit() {
+    let corpus = corpus_of_two();
+    corpus.case("new.json", "[1]");
+    let ran = corpus.run(&["run", "--oracle", "cat", "--format", "json"]);
+    assert_eq!(ran.code, 1);
+    let report: serde_json::Value = serde_json::from_str(&ran.stdout).unwrap();
+    let files = report["files"].as_array().unwrap();
+    assert_eq!(files.len(), 3);
+    assert_eq!(files[0]["name"], "a.json");
+    assert_eq!(files[0]["cases"].as_array().unwrap().len(), 2);
+    assert_eq!(files[1]["name"], "new.json");
+    assert_eq!(files[1]["problem"], "missing golden");
+    assert_eq!(report["summary"]["exitCode"], 1);
+
+    let ran = corpus.run(&["run", "--oracle", "cat", "--format", "junit"]);
+    assert!(
+        ran.stdout
+            .contains(r#"<testsuite name="a.json" tests="2" failures="0" errors="0" skipped="0">"#),
+        "{}",
+        ran.stdout
+    );
+    assert!(
+        ran.stdout.contains(r#"<failure type="missing golden""#),
+        "{}",
+        ran.stdout
+    );
+}
+
+#[test]
+fn the_repository_corpus_passes_with_our_oracle() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    if !root.join("cases").is_dir() {
+        eprintln!("no cases/ in the repository yet: nothing to run");
+        return;
+    }
+    let ran = run(root, &["run", "--quiet"]);
+    let line = ran.last_line();
+    assert!(
+        line.ends_with(" failed") || line.contains(" failed, "),
+        "{ran:?}"
+    );
+    assert_eq!(
+        ran.code, 0,
+        "run `parity-diff run` in the repository root: {line}"
+    );
+}
