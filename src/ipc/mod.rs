@@ -26,8 +26,10 @@
 //! Both halves talk to a [`Channel`]; the scripted harnesses record what
 //! is sent, and the process modes will write it to Node's IPC channel.
 
+pub mod channel;
 pub mod frame;
 pub mod parent;
+pub mod process;
 pub mod scripted;
 pub mod scripted_agent;
 pub mod worker;
