@@ -12,6 +12,7 @@
 //! completions), in the order the reference's listeners would see it.
 
 pub mod parent;
+mod spawn;
 
 use std::io::{self, Write};
 use std::os::unix::net::UnixStream;
