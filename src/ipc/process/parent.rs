@@ -5,7 +5,7 @@
 //! Every wait is bounded by one deadline for the whole run. A child that
 //! cannot start, goes away early, or stops answering gets one line on
 //! stderr and exit status 1; on every way out, the child's process group
-//! is killed and the child reaped (see [`Session`]'s `Drop`).
+//! is killed and the child reaped (a session's `Drop` sees to it).
 
 use std::collections::HashMap;
 use std::ffi::OsString;

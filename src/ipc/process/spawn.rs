@@ -17,7 +17,7 @@ pub(super) enum Event {
     /// The channel's reader saw this.
     Channel(ChannelEvent),
     /// The child has exited (not yet reaped: its pid and process group
-    /// stay ours until [`Session`] reaps it).
+    /// stay ours until the session reaps it).
     Exited,
     /// The oracle got this signal.
     Signal(i32),
@@ -61,7 +61,7 @@ pub(super) fn program_and_args(command: &[OsString]) -> (&OsStr, &[OsString]) {
 }
 
 /// Reports the child's exit without reaping it (`waitid` with `WNOWAIT`),
-/// so that its pid stays valid for [`kill_group`] until [`Session::end`].
+/// so that its pid stays valid for [`kill_group`] until the session reaps it.
 pub(super) fn watch_exit(pid: u32, events: Sender<Event>) -> io::Result<()> {
     let pid = libc::id_t::from(pid);
     std::thread::Builder::new()
