@@ -1,10 +1,13 @@
 //! `worker-spawn-oracle`: the batch protocol on stdin/stdout, and the IPC
 //! process modes.
 
+use std::ffi::OsString;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 use worker_spawn_oracle::batch;
+use worker_spawn_oracle::ipc::process::{parse_timeout, run_child, run_parent, ParentOptions};
 
 /// Every case allocates and frees many small strings and objects; mimalloc
 /// does that markedly faster than the system allocator.
@@ -24,11 +27,31 @@ struct Cli {
 enum Mode {
     /// Run the batch protocol (the default): cases on stdin, results on stdout.
     Batch,
+    /// The worker half over this process's Node IPC channel (NODE_CHANNEL_FD).
+    IpcChild {
+        /// The thread id (required, unused).
+        thread_id: String,
+    },
+    /// Spawn a child with a Node IPC channel and run the cross-implementation
+    /// choreography against it.
+    IpcParent {
+        /// Bound on the whole run, in seconds.
+        #[arg(long, default_value = "10", value_parser = parse_timeout)]
+        timeout: Duration,
+        /// The child's command line; a first argument ending in .mjs, .js
+        /// or .cjs runs under node. Everything from here on is the child's.
+        #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]
+        command: Vec<OsString>,
+    },
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match cli.mode {
-        None | Some(Mode::Batch) => ExitCode::from(batch::run_stdio()),
-    }
+    ExitCode::from(match cli.mode {
+        None | Some(Mode::Batch) => batch::run_stdio(),
+        Some(Mode::IpcChild { thread_id }) => run_child(&thread_id),
+        Some(Mode::IpcParent { timeout, command }) => {
+            run_parent(&ParentOptions { timeout, command })
+        }
+    })
 }

@@ -7,6 +7,9 @@
 //! - [`scripted_agent`]: the scripted `codex` object of the `ipcWorker` op
 //!   and of the `ipc-child` process mode.
 //! - [`scripted`]: the `ipcWorker` and `ipcParent` ops.
+//! - [`channel`]: Node's IPC channel (`NODE_CHANNEL_FD`, json lines).
+//! - [`process`]: the `ipc-child` and `ipc-parent` process modes
+//!   (contract 5), the halves over a real channel.
 //!
 //! # Timing
 //!
@@ -24,10 +27,12 @@
 //! those already waiting, as the microtask queue would.
 //!
 //! Both halves talk to a [`Channel`]; the scripted harnesses record what
-//! is sent, and the process modes will write it to Node's IPC channel.
+//! is sent, and the process modes write it to Node's IPC channel.
 
+pub mod channel;
 pub mod frame;
 pub mod parent;
+pub mod process;
 pub mod scripted;
 pub mod scripted_agent;
 pub mod worker;
