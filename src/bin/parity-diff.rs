@@ -13,6 +13,7 @@ use worker_spawn_oracle::diff::corpus::{run_command, Corpus, RunArgs, Shard};
 use worker_spawn_oracle::diff::glob::Glob;
 use worker_spawn_oracle::diff::oracle::Oracle;
 use worker_spawn_oracle::diff::report::{Format, ReportOptions};
+use worker_spawn_oracle::fuzz::command::{fuzz_command, parse_duration, FuzzArgs};
 
 /// Compares result arrays with goldens, case by case: identical, same
 /// value with different bytes (and why), or different (where, with both
@@ -109,6 +110,37 @@ enum Command {
         #[arg(long)]
         force: bool,
         /// Seconds one reference run may take before it is killed.
+        #[arg(long, default_value_t = 60.0, value_name = "SECS")]
+        timeout: f64,
+    },
+    /// Generate cases, run them through two oracles side by side, and
+    /// minimize and keep every divergence.
+    Fuzz {
+        /// One implementation (run with `sh -c`, cases on stdin).
+        #[arg(long)]
+        left: String,
+        /// The other; without it, this crate's own oracle in-process.
+        #[arg(long)]
+        right: Option<String>,
+        /// Only these ops (repeat the flag; default: every op).
+        #[arg(long = "op", value_name = "OP")]
+        ops: Vec<String>,
+        /// The seed (default: a fresh one, printed so a finding can be replayed).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Stop after this many cases (default 10000 without --duration).
+        #[arg(long, conflicts_with = "duration")]
+        count: Option<usize>,
+        /// Stop after this long: 30s, 10m, 2h.
+        #[arg(long, value_parser = parse_duration)]
+        duration: Option<Duration>,
+        /// Where minimized divergences are written as case files.
+        #[arg(long, default_value = "cases/regressions")]
+        out: PathBuf,
+        /// Cases per batch.
+        #[arg(long, default_value_t = 1000)]
+        batch_size: usize,
+        /// Seconds one oracle run may take before it is killed.
         #[arg(long, default_value_t = 60.0, value_name = "SECS")]
         timeout: f64,
     },
@@ -220,6 +252,34 @@ fn main_inner(cli: Cli) -> Result<u8, InputError> {
             let in_ci = std::env::var_os("CI").is_some();
             Ok(bless_command(&args, in_ci, stdout)?.exit_code())
         }
+        Command::Fuzz {
+            left,
+            right,
+            ops,
+            seed,
+            count,
+            duration,
+            out,
+            batch_size,
+            timeout: seconds,
+        } => {
+            if matches!(format, Format::Junit) {
+                return Err(InputError::new("fuzz reports in human or json format only"));
+            }
+            let args = FuzzArgs {
+                left,
+                right,
+                ops,
+                seed,
+                count,
+                duration,
+                batch_size,
+                out_dir: out,
+                timeout: timeout(seconds)?,
+                json: matches!(format, Format::Json),
+            };
+            fuzz_command(&args, stdout, &mut io::stderr())
+        }
     }
 }
 
@@ -229,12 +289,6 @@ fn main_inner(cli: Cli) -> Result<u8, InputError> {
 const STACK_BYTES: usize = 256 * 1024 * 1024;
 
 fn main() -> ExitCode {
-    // Like any filter, stop quietly when the reader goes away (`| head`).
-    // SAFETY: restoring the default action of SIGPIPE before any thread
-    // starts; no handler of ours is involved.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-    }
     let cli = Cli::parse();
     let worker = std::thread::Builder::new()
         .name("parity-diff".into())
@@ -242,6 +296,10 @@ fn main() -> ExitCode {
         .spawn(move || main_inner(cli));
     match worker.map(|handle| handle.join()) {
         Ok(Ok(Ok(code))) => ExitCode::from(code),
+        // Like any filter, stop quietly when the reader goes away
+        // (`| head`). SIGPIPE stays ignored, as Rust sets it: an oracle
+        // that exits without reading its input must not kill us.
+        Ok(Ok(Err(error))) if error.output_closed => ExitCode::SUCCESS,
         Ok(Ok(Err(error))) => {
             eprintln!("parity-diff: {error}");
             ExitCode::from(2)

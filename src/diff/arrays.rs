@@ -16,6 +16,8 @@ use crate::js::{self, TextMode, Value};
 pub struct InputError {
     /// One line saying what is wrong.
     pub message: String,
+    /// The report's reader went away (`| head`): nothing worth saying.
+    pub output_closed: bool,
 }
 
 impl InputError {
@@ -23,6 +25,7 @@ impl InputError {
     pub fn new(message: impl Into<String>) -> Self {
         InputError {
             message: message.into(),
+            output_closed: false,
         }
     }
 }
@@ -37,7 +40,10 @@ impl std::error::Error for InputError {}
 
 impl From<io::Error> for InputError {
     fn from(error: io::Error) -> Self {
-        InputError::new(format!("cannot write the report: {error}"))
+        InputError {
+            output_closed: error.kind() == io::ErrorKind::BrokenPipe,
+            ..InputError::new(format!("cannot write the report: {error}"))
+        }
     }
 }
 

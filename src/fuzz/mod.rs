@@ -7,8 +7,10 @@
 //!   the one-step simplifications the minimizer tries;
 //! - [`divergence`]: where two results first differ, and the signature
 //!   that groups divergences;
-//! - [`runner`]: the loop, the minimizer, and the regression files.
+//! - [`runner`]: the loop, the minimizer, and the regression files;
+//! - [`command`]: `parity-diff fuzz`.
 
+pub mod command;
 pub mod divergence;
 pub mod generate;
 pub mod rng;

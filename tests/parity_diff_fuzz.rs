@@ -1,0 +1,135 @@
+//! `parity-diff fuzz` end to end: exit statuses, the seed line, the
+//! report, and the regression files it writes.
+
+use std::process::Command;
+
+fn parity_diff() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_parity-diff"))
+}
+
+fn oracle() -> &'static str {
+    env!("CARGO_BIN_EXE_worker-spawn-oracle")
+}
+
+#[test]
+fn agreeing_oracles_exit_zero_and_print_the_seed() {
+    let out = tempfile::tempdir().unwrap();
+    let output = parity_diff()
+        .args([
+            "fuzz",
+            "--left",
+            oracle(),
+            "--count",
+            "1500",
+            "--seed",
+            "99",
+            "--batch-size",
+            "500",
+        ])
+        .arg("--out")
+        .arg(out.path())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(
+        stderr.contains("fuzz: seed 99 (replay with --seed 99)"),
+        "{stderr}"
+    );
+    assert!(stdout.contains("fuzz: seed 99: 1500 cases"), "{stdout}");
+    assert!(stdout.contains("0 diverged, 0 signatures"), "{stdout}");
+    assert_eq!(
+        std::fs::read_dir(out.path()).unwrap().count(),
+        0,
+        "nothing is written without a divergence"
+    );
+}
+
+#[test]
+fn a_divergence_is_reported_minimized_and_written_as_a_case_file() {
+    let out = tempfile::tempdir().unwrap();
+    // A "port" that gets one message wrong.
+    let buggy = format!(
+        "{} | sed 's/must be a positive integer/must be positive/'",
+        oracle()
+    );
+    let output = parity_diff()
+        .args([
+            "fuzz",
+            "--left",
+            &buggy,
+            "--op",
+            "envOverlay",
+            "--op",
+            "readyMessage",
+            "--count",
+            "2000",
+            "--seed",
+            "5",
+        ])
+        .arg("--out")
+        .arg(out.path())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(stdout.contains("DIVERGENCE "), "{stdout}");
+    assert!(stdout.contains("/message"), "{stdout}");
+    let files: Vec<_> = std::fs::read_dir(out.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert!(!files.is_empty());
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let cases: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let case = &cases.as_array().unwrap()[0];
+        assert!(
+            case["name"].as_str().unwrap().starts_with("fuzz seed 5: "),
+            "{text}"
+        );
+        assert!(
+            case["op"] == "envOverlay" || case["op"] == "readyMessage",
+            "{text}"
+        );
+        assert!(
+            file.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .ends_with("-message.json"),
+            "{}",
+            file.display()
+        );
+    }
+}
+
+#[test]
+fn usage_errors_exit_two() {
+    let output = parity_diff()
+        .args(["fuzz", "--left", "true", "--op", "noSuchOp"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("unknown op \"noSuchOp\""));
+    let output = parity_diff()
+        .args(["fuzz", "--left", "true", "--count", "10", "--seed", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(2),
+        "an oracle that prints nothing is an input error"
+    );
+    assert!(String::from_utf8_lossy(&output.stderr).contains("left oracle"));
+    let output = parity_diff()
+        .args(["fuzz", "--left", "cat", "--duration", "soon"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+}
