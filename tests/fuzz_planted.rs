@@ -45,8 +45,9 @@ fn non_empty(value: &Value) -> bool {
     }
 }
 
-/// Our oracle with a bug in `op`.
-fn buggy(op: &'static str, field: &'static str) -> impl Fn(&[u8]) -> Result<Vec<u8>, String> {
+/// Our oracle with a bug: every case for which `hit` holds gets a member
+/// `planted` in its result.
+fn planted(hit: impl Fn(&Value) -> bool) -> impl Fn(&[u8]) -> Result<Vec<u8>, String> {
     move |batch| {
         let output = in_process(batch)?;
         let cases = parse(batch, TextMode::LossyUtf8).map_err(|e| e.to_string())?;
@@ -57,9 +58,7 @@ fn buggy(op: &'static str, field: &'static str) -> impl Fn(&[u8]) -> Result<Vec<
             if at > 0 {
                 planted.push(b',');
             }
-            let hit = case.get("op").as_js_string().is_some_and(|o| o.eq_str(op))
-                && non_empty(case.get(field));
-            if hit {
+            if hit(case) {
                 let mut result = parse(element, TextMode::LossyUtf8).unwrap();
                 if let Value::Object(object) = &mut result {
                     object.insert("planted", Value::Bool(true));
@@ -72,6 +71,13 @@ fn buggy(op: &'static str, field: &'static str) -> impl Fn(&[u8]) -> Result<Vec<
         planted.push(b']');
         Ok(planted)
     }
+}
+
+/// A bug in `op`, shown when the case has a non-empty `field`.
+fn buggy(op: &'static str, field: &'static str) -> impl Fn(&[u8]) -> Result<Vec<u8>, String> {
+    planted(move |case| {
+        case.get("op").as_js_string().is_some_and(|o| o.eq_str(op)) && non_empty(case.get(field))
+    })
 }
 
 #[test]
@@ -111,34 +117,13 @@ fn a_planted_bug_in_any_op_is_found_and_minimized() {
 #[test]
 fn a_bug_deep_in_a_script_is_minimized_to_the_one_step_that_matters() {
     // A liveness bug that shows only after a `tick` step.
-    let deep = |batch: &[u8]| -> Result<Vec<u8>, String> {
-        let output = in_process(batch)?;
-        let cases = parse(batch, TextMode::LossyUtf8).map_err(|e| e.to_string())?;
-        let elements = worker_spawn_oracle::diff::golden::split_elements(&output)
-            .map_err(|e| e.to_string())?;
-        let mut planted = b"[".to_vec();
-        for (at, (case, element)) in cases.as_array().unwrap().iter().zip(elements).enumerate() {
-            if at > 0 {
-                planted.push(b',');
-            }
-            let ticks = case.get("schedule").as_array().is_some_and(|steps| {
-                steps
-                    .iter()
-                    .any(|s| s.get("op").as_js_string().is_some_and(|o| o.eq_str("tick")))
-            });
-            if ticks {
-                let mut result = parse(element, TextMode::LossyUtf8).unwrap();
-                if let Value::Object(object) = &mut result {
-                    object.insert("planted", Value::Bool(true));
-                }
-                planted.extend_from_slice(&to_json(&result));
-            } else {
-                planted.extend_from_slice(element);
-            }
-        }
-        planted.push(b']');
-        Ok(planted)
-    };
+    let deep = planted(|case| {
+        case.get("schedule").as_array().is_some_and(|steps| {
+            steps
+                .iter()
+                .any(|s| s.get("op").as_js_string().is_some_and(|o| o.eq_str("tick")))
+        })
+    });
     let config = FuzzConfig {
         seed: 3,
         ops: vec!["liveness".into()],

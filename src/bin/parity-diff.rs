@@ -277,6 +277,7 @@ fn main_inner(cli: Cli) -> Result<u8, InputError> {
                 out_dir: out,
                 timeout: timeout(seconds)?,
                 json: matches!(format, Format::Json),
+                quiet: cli.quiet,
             };
             fuzz_command(&args, stdout, &mut io::stderr())
         }

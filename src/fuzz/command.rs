@@ -34,6 +34,8 @@ pub struct FuzzArgs {
     pub timeout: Duration,
     /// Print a JSON report instead of the human one.
     pub json: bool,
+    /// Print the closing summary line alone (human report).
+    pub quiet: bool,
 }
 
 /// A command oracle with its timeout.
@@ -160,7 +162,7 @@ fn write_human(
     out: &mut impl Write,
 ) -> std::io::Result<()> {
     let right = args.right.as_deref().unwrap_or("our oracle (in-process)");
-    for group in &report.groups {
+    for group in report.groups.iter().filter(|_| !args.quiet) {
         writeln!(
             out,
             "DIVERGENCE {} ({} case{})",
@@ -268,6 +270,7 @@ mod tests {
             out_dir: PathBuf::from("/nonexistent"),
             timeout: Duration::from_secs(1),
             json: false,
+            quiet: false,
         };
         let error = fuzz_command(&args, Vec::new(), &mut Vec::new()).unwrap_err();
         assert!(error.message.contains("unknown op \"nope\""));

@@ -253,11 +253,8 @@ fn insert_defined(frame: &mut Object, key: &str, value: &Value) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::js::{parse, to_json, TextMode};
-
-    fn value(json: &str) -> Value {
-        parse(json.as_bytes(), TextMode::LossyUtf8).unwrap()
-    }
+    use crate::js::testing::value;
+    use crate::js::to_json;
 
     fn printed(frame: &Frame) -> String {
         String::from_utf8(to_json(&frame.to_value())).unwrap()

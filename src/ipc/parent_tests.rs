@@ -1,7 +1,7 @@
 //! Unit tests of the parent half's state machine.
 
 use super::*;
-use crate::js::to_json;
+use crate::js::testing::json;
 use crate::js_object;
 
 #[derive(Default)]
@@ -31,10 +31,6 @@ impl Channel for Recorder {
 struct Host {
     answers: Vec<HandlerAnswer>,
     log: Vec<String>,
-}
-
-fn json(value: &Value) -> String {
-    String::from_utf8(to_json(value)).unwrap()
 }
 
 impl ParentHost for Host {

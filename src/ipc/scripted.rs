@@ -224,11 +224,8 @@ pub fn ipc_parent_op(case: &Value) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::js::{parse, to_json, TextMode};
-
-    fn value(json: &str) -> Value {
-        parse(json.as_bytes(), TextMode::LossyUtf8).unwrap()
-    }
+    use crate::js::testing::value;
+    use crate::js::to_json;
 
     fn run(op: fn(&Value) -> Value, case: &str) -> String {
         String::from_utf8(to_json(&op(&value(case)))).unwrap()

@@ -109,15 +109,7 @@ impl Agent for ScriptedAgent {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::js::{parse, to_json, TextMode};
-
-    fn value(json: &str) -> Value {
-        parse(json.as_bytes(), TextMode::LossyUtf8).unwrap()
-    }
-
-    fn json(value: &Value) -> String {
-        String::from_utf8(to_json(value)).unwrap()
-    }
+    use crate::js::testing::{json, value};
 
     fn answer(spec: &str, method: &str) -> String {
         let mut agent = ScriptedAgent::new(&value(spec));

@@ -14,6 +14,9 @@ pub mod print;
 pub mod string;
 pub mod value;
 
+#[cfg(test)]
+pub(crate) mod testing;
+
 pub use error::{JsError, JsResult};
 pub use parse::{parse, parse_js_string, JsonReader, ParseError, TextMode};
 pub use print::{stringify, to_json, write_value};

@@ -135,11 +135,8 @@ pub fn stringify(value: &Value) -> JsString {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::js::testing::json;
     use crate::js_object;
-
-    fn json(value: &Value) -> String {
-        String::from_utf8(to_json(value)).unwrap()
-    }
 
     #[test]
     fn strings_escape_as_json_stringify_does() {

@@ -114,7 +114,7 @@ pub fn string_array(value: &Value) -> Option<Vec<&JsString>> {
 }
 
 /// Node flags kept together with the element after them.
-const KEPT_WITH_VALUE: [&str; 7] = [
+pub const KEPT_WITH_VALUE: [&str; 7] = [
     "--import",
     "--loader",
     "--experimental-loader",
@@ -124,7 +124,7 @@ const KEPT_WITH_VALUE: [&str; 7] = [
     "-C",
 ];
 /// Node flags kept on their own.
-const KEPT_ALONE: [&str; 6] = [
+pub const KEPT_ALONE: [&str; 6] = [
     "--enable-source-maps",
     "--experimental-strip-types",
     "--experimental-transform-types",
@@ -133,7 +133,7 @@ const KEPT_ALONE: [&str; 6] = [
     "--preserve-symlinks",
 ];
 /// Node flags kept in their `--flag=value` form.
-const KEPT_INLINE: [&str; 6] = [
+pub const KEPT_INLINE: [&str; 6] = [
     "--import",
     "--loader",
     "--experimental-loader",
@@ -142,7 +142,7 @@ const KEPT_INLINE: [&str; 6] = [
     "--max-old-space-size",
 ];
 /// Node flags dropped together with the element after them.
-const DROPPED_WITH_VALUE: [&str; 9] = [
+pub const DROPPED_WITH_VALUE: [&str; 9] = [
     "--inspect-port",
     "--debug-port",
     "-e",
@@ -288,11 +288,7 @@ pub fn script_path_op(case: &Value) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::js::{parse, TextMode};
-
-    fn value(json: &str) -> Value {
-        parse(json.as_bytes(), TextMode::LossyUtf8).unwrap()
-    }
+    use crate::js::testing::value;
 
     fn texts(items: Vec<JsString>) -> Vec<String> {
         items.iter().map(ToString::to_string).collect()

@@ -64,12 +64,9 @@ pub fn env_overlay_op(case: &Value) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::js::{parse, to_json, TextMode};
+    use crate::js::testing::value;
+    use crate::js::to_json;
     use crate::ops::options::tests::valid_options;
-
-    fn value(json: &str) -> Value {
-        parse(json.as_bytes(), TextMode::LossyUtf8).unwrap()
-    }
 
     #[test]
     fn overlay_keys_in_contract_order() {

@@ -29,11 +29,8 @@ pub fn outcome(result: JsResult<Value>) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::js::{to_json, JsError};
-
-    fn json(value: &Value) -> String {
-        String::from_utf8(to_json(value)).unwrap()
-    }
+    use crate::js::testing::json;
+    use crate::js::JsError;
 
     #[test]
     fn the_three_outcomes() {

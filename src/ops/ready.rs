@@ -134,11 +134,8 @@ pub fn ready_timeout_error_op(case: &Value) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::js::{parse, to_json, TextMode};
-
-    fn value(json: &str) -> Value {
-        parse(json.as_bytes(), TextMode::LossyUtf8).unwrap()
-    }
+    use crate::js::testing::value;
+    use crate::js::to_json;
 
     fn ready(message: &str, expected: &str) -> String {
         match ready_message(&value(message), &value(expected)) {

@@ -124,15 +124,7 @@ pub fn in_scratch(case: &Value, op: impl FnOnce(&Value, &ScratchDir) -> Value) -
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::js::{parse, to_json, TextMode};
-
-    fn value(json: &str) -> Value {
-        parse(json.as_bytes(), TextMode::LossyUtf8).unwrap()
-    }
-
-    fn json(value: &Value) -> String {
-        String::from_utf8(to_json(value)).unwrap()
-    }
+    use crate::js::testing::{json, value};
 
     #[test]
     fn mkdirs_that_escape_are_refused_before_anything_is_made() {

@@ -275,6 +275,13 @@ impl Gen {
             return Node::Object(members);
         }
         let at = *self.rng.pick(&fields);
+        self.damage_member(&mut members, at);
+        Node::Object(members)
+    }
+
+    /// Removes a member, gives it a value of the wrong kind, or damages
+    /// something inside its value.
+    fn damage_member(&mut self, members: &mut Vec<(JsString, Node)>, at: usize) {
         match self.rng.below(3) {
             0 => {
                 members.remove(at);
@@ -285,7 +292,6 @@ impl Gen {
                 members[at].1 = self.damage_inside(inner);
             }
         }
-        Node::Object(members)
     }
 
     fn damage_inside(&mut self, node: Node) -> Node {
@@ -302,16 +308,7 @@ impl Gen {
             }
             Node::Object(mut members) if !members.is_empty() => {
                 let at = self.rng.below(members.len());
-                match self.rng.below(3) {
-                    0 => {
-                        members.remove(at);
-                    }
-                    1 => members[at].1 = self.wrong(),
-                    _ => {
-                        let inner = std::mem::replace(&mut members[at].1, Node::Null);
-                        members[at].1 = self.damage_inside(inner);
-                    }
-                }
+                self.damage_member(&mut members, at);
                 Node::Object(members)
             }
             _ => self.wrong(),

@@ -5,24 +5,9 @@
 use super::{case_of, Gen};
 use crate::fuzz::tree::Node;
 use crate::js::JsString;
+use crate::ops::argv::{DROPPED_WITH_VALUE, KEPT_ALONE, KEPT_INLINE, KEPT_WITH_VALUE};
+use crate::ops::options::{OPTIONAL_STRING_OPTIONS, REQUIRED_STRING_OPTIONS};
 
-const REQUIRED: [&str; 6] = [
-    "kandanUrl",
-    "token",
-    "runnerId",
-    "kandanThreadId",
-    "cwd",
-    "codexBin",
-];
-const OPTIONAL: [&str; 7] = [
-    "workspaceSlug",
-    "projectPublicId",
-    "goldenImagePublicId",
-    "logFile",
-    "codexModelProvider",
-    "linzumiAgentMcpToken",
-    "debugTrace",
-];
 const WORKER_FLAGS: &[&str] = &[
     "thread-codex-worker",
     "--token",
@@ -40,45 +25,36 @@ const WORKER_FLAGS: &[&str] = &[
     "--Token",
     "",
 ];
-const NODE_FLAGS: &[&str] = &[
-    "--import",
-    "--loader",
-    "--experimental-loader",
-    "--require",
-    "-r",
-    "--conditions",
-    "-C",
-    "--enable-source-maps",
-    "--experimental-strip-types",
-    "--experimental-transform-types",
-    "--no-warnings",
-    "--no-deprecation",
-    "--preserve-symlinks",
-    "--import=tsx",
-    "--loader=x",
-    "--require=y",
-    "--conditions=dev",
-    "--max-old-space-size=4096",
-    "--max-old-space-size",
-    "-r=x",
-    "--inspect-port",
-    "--debug-port",
-    "-e",
-    "--eval",
-    "-p",
-    "--print",
-    "--input-type",
-    "--title",
-    "--watch-path",
+/// Node flags the worker's execArgv filter does not name, and near misses.
+const OTHER_NODE_FLAGS: &[&str] = &[
     "--inspect",
     "--inspect-brk=9229",
     "--watch",
     "--test",
+    "--max-old-space-size",
+    "-r=x",
+    "-C=y",
     "tsx",
     "code",
     "plain",
     "",
 ];
+
+/// A node flag: one of each kind the execArgv filter knows, an inline
+/// form, or something it does not know.
+fn node_flag(gen: &mut Gen) -> Node {
+    match gen.rng.below(6) {
+        0 => gen.word(&KEPT_WITH_VALUE),
+        1 => gen.word(&KEPT_ALONE),
+        2 => {
+            let flag = gen.rng.pick_str(&KEPT_INLINE);
+            let value = gen.rng.pick_str(&["tsx", "4096", "", "=x"]);
+            gen.string(JsString::from(format!("{flag}={value}").as_str()))
+        }
+        3 => gen.word(&DROPPED_WITH_VALUE),
+        _ => gen.word(OTHER_NODE_FLAGS),
+    }
+}
 const PATH_SEGMENTS: &[&str] = &[
     "a", "b", "dist", "index.js", ".", "..", "", "...", "😀", " x ", "$DIR", "a\\b",
 ];
@@ -134,13 +110,13 @@ fn option_text(gen: &mut Gen, field: &str) -> Node {
 /// A worker options object, usually valid.
 pub fn options(gen: &mut Gen) -> Node {
     let mut members: Vec<(JsString, Node)> = Vec::new();
-    for field in REQUIRED {
+    for field in REQUIRED_STRING_OPTIONS {
         if !gen.rng.one_in(40) {
             let value = gen.or_wrong(30, |gen| option_text(gen, field));
             members.push((field.into(), value));
         }
     }
-    for field in OPTIONAL {
+    for field in OPTIONAL_STRING_OPTIONS {
         if gen.rng.one_in(3) {
             let value = if gen.rng.one_in(12) {
                 Node::str("")
@@ -254,7 +230,7 @@ pub fn case(gen: &mut Gen, op: &str) -> Node {
             let count = gen.rng.below(3);
             let args = gen.strings(count, |g| g.word(WORKER_FLAGS));
             let count = gen.rng.below(7);
-            let exec_argv = gen.strings(count, |g| g.word(NODE_FLAGS));
+            let exec_argv = gen.strings(count, node_flag);
             let mut fields = vec![("scriptPath", script), ("args", args)];
             if !gen.rng.one_in(5) {
                 fields.push(("execArgv", exec_argv));

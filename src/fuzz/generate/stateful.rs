@@ -6,6 +6,7 @@ use super::runner::long_text;
 use super::{case_of, Gen};
 use crate::fuzz::tree::Node;
 use crate::js::JsString;
+use crate::ops::worker_args::scan::{FLAG_OPTIONS, VALUE_OPTIONS};
 
 const SCRATCH_DIRS: &[&str] = &["a", "a/b", "a/bc", "b", "c/d/e", "ab", "😀", "sp ace"];
 const SCRATCH_PATHS: &[&str] = &[
@@ -211,31 +212,17 @@ fn env_value(gen: &mut Gen, name: &str) -> Node {
     }
 }
 
-const WORKER_OPTIONS: &[&str] = &[
-    "--kandan-url",
-    "--token",
-    "--runner-id",
-    "--thread-id",
-    "--cwd",
-    "--codex-bin",
-    "--workspace",
-    "--allowed-cwd",
-    "--allow-forward-port",
-    "--execution-mode",
-    "--egress-mode",
-    "--project",
-    "--golden-image",
-    "--log-file",
-    "--runtime-defaults",
-    "--codex-model-provider",
-    "--linzumi-agent-mcp-token",
-    "--debug-trace",
-    "--vm-execution",
-    "--fast",
-    "--unknown",
-    "-x",
-    "plain",
-];
+/// Options the worker's parser does not know.
+const UNKNOWN_OPTIONS: &[&str] = &["--unknown", "-x", "plain"];
+
+/// An option of any kind the worker's parser knows, or one it does not.
+fn worker_option(gen: &mut Gen) -> &'static str {
+    match gen.rng.below(8) {
+        0 => gen.rng.pick(&FLAG_OPTIONS).0,
+        1 => gen.rng.pick_str(UNKNOWN_OPTIONS),
+        _ => gen.rng.pick(&VALUE_OPTIONS).0,
+    }
+}
 
 fn option_value(gen: &mut Gen, option: &str) -> Node {
     match option {
@@ -274,10 +261,10 @@ fn worker_args(gen: &mut Gen) -> Node {
     let extra = gen.rng.below(5);
     let mut options: Vec<&str> = required;
     for _ in 0..extra {
-        options.push(gen.rng.pick_str(WORKER_OPTIONS));
+        options.push(worker_option(gen));
     }
     for option in options {
-        let is_flag = option == "--vm-execution" || option == "--fast";
+        let is_flag = FLAG_OPTIONS.iter().any(|(flag, _)| *flag == option);
         let value = option_value(gen, option);
         match gen.rng.below(4) {
             0 if !is_flag => {

@@ -190,15 +190,7 @@ pub fn config_from_env(env: &Value) -> JsResult<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::js::{parse, to_json, TextMode};
-
-    fn value(json: &str) -> Value {
-        parse(json.as_bytes(), TextMode::LossyUtf8).unwrap()
-    }
-
-    fn json(value: &Value) -> String {
-        String::from_utf8(to_json(value)).unwrap()
-    }
+    use crate::js::testing::{json, value};
 
     fn from_object(json_text: &str) -> Result<String, String> {
         config_from_object(&value(json_text))

@@ -113,15 +113,7 @@ pub fn remote_join_payload_op(case: &Value) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::js::{parse, to_json, TextMode};
-
-    fn value(json: &str) -> Value {
-        parse(json.as_bytes(), TextMode::LossyUtf8).unwrap()
-    }
-
-    fn json(value: &Value) -> String {
-        String::from_utf8(to_json(value)).unwrap()
-    }
+    use crate::js::testing::{json, value};
 
     #[test]
     fn entrypoints() {

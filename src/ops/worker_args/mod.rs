@@ -7,7 +7,7 @@
 //! Directories are looked up on the real file system (the op runs in a
 //! scratch directory, contract 3).
 
-mod scan;
+pub mod scan;
 
 use std::collections::HashSet;
 
@@ -269,15 +269,7 @@ pub fn parse_worker_args_op(case: &Value) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::js::{parse, to_json, TextMode};
-
-    fn value(json: &str) -> Value {
-        parse(json.as_bytes(), TextMode::LossyUtf8).unwrap()
-    }
-
-    fn json(value: &Value) -> String {
-        String::from_utf8(to_json(value)).unwrap()
-    }
+    use crate::js::testing::{json, value};
 
     /// Directories that "exist" for these tests: `/ws` and `/a`.
     fn fake_directory(path: &JsString) -> bool {
