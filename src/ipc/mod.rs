@@ -37,6 +37,9 @@ pub mod scripted;
 pub mod scripted_agent;
 pub mod worker;
 
+#[cfg(test)]
+mod testing;
+
 use crate::js::{JsError, JsString, Value};
 use crate::js_concat;
 

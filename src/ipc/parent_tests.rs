@@ -1,30 +1,9 @@
 //! Unit tests of the parent half's state machine.
 
 use super::*;
+use crate::ipc::testing::Recorder;
 use crate::js::testing::json;
 use crate::js_object;
-
-#[derive(Default)]
-struct Recorder {
-    sent: Vec<Value>,
-    disconnected: bool,
-    failure: Option<&'static str>,
-}
-
-impl Channel for Recorder {
-    fn send(&mut self, frame: &Value) -> Result<(), JsError> {
-        match self.failure {
-            Some(message) => Err(JsError::new(message)),
-            None => {
-                self.sent.push(frame.clone());
-                Ok(())
-            }
-        }
-    }
-    fn connected(&self) -> bool {
-        !self.disconnected
-    }
-}
 
 /// Handlers answer by their position in `answers`; everything lands in `log`.
 #[derive(Default)]

@@ -247,30 +247,9 @@ pub(crate) fn pending_key(id: f64) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ipc::testing::Recorder;
     use crate::js::to_json;
     use crate::js_object;
-
-    #[derive(Default)]
-    struct Recorder {
-        sent: Vec<Value>,
-        connected: bool,
-        failure: Option<&'static str>,
-    }
-
-    impl Channel for Recorder {
-        fn send(&mut self, frame: &Value) -> Result<(), JsError> {
-            match self.failure {
-                Some(message) => Err(JsError::new(message)),
-                None => {
-                    self.sent.push(frame.clone());
-                    Ok(())
-                }
-            }
-        }
-        fn connected(&self) -> bool {
-            self.connected
-        }
-    }
 
     #[derive(Default)]
     struct Echo {
@@ -307,13 +286,7 @@ mod tests {
     }
 
     fn worker() -> WorkerHalf<Recorder, Echo> {
-        WorkerHalf::bind(
-            Echo::default(),
-            Recorder {
-                connected: true,
-                ..Recorder::default()
-            },
-        )
+        WorkerHalf::bind(Echo::default(), Recorder::default())
     }
 
     fn sent(worker: &WorkerHalf<Recorder, Echo>) -> Vec<String> {
@@ -349,7 +322,7 @@ mod tests {
     fn a_response_is_lost_when_the_channel_closed_before_it_went_out() {
         let mut worker = worker();
         worker.on_message(&js_object! { "type" => "codex-request", "id" => 1.0, "method" => "m" });
-        worker.channel_mut().connected = false;
+        worker.channel_mut().disconnected = true;
         worker.run_completions();
         assert!(sent(&worker).is_empty());
     }
@@ -430,9 +403,9 @@ mod tests {
     #[test]
     fn refused_server_requests_use_up_their_id() {
         let mut worker = worker();
-        worker.channel_mut().connected = false;
+        worker.channel_mut().disconnected = true;
         worker.agent_server_request(&Value::Null);
-        worker.channel_mut().connected = true;
+        worker.channel_mut().disconnected = false;
         worker.channel_mut().failure = Some("pipe");
         worker.agent_server_request(&Value::Null);
         worker.channel_mut().failure = None;
@@ -458,10 +431,7 @@ mod tests {
                 without_on_request: true,
                 ..Echo::default()
             },
-            Recorder {
-                connected: true,
-                ..Recorder::default()
-            },
+            Recorder::default(),
         );
         assert_eq!(worker.agent_server_request(&Value::Null), None);
         assert!(!worker.has_completions());
