@@ -89,9 +89,21 @@ pub fn parse(bytes: &[u8], mode: TextMode) -> Result<Value, ParseError> {
     Ok(value)
 }
 
+/// The nesting accepted in JSON text that an op parses (`remoteConfig`'s
+/// `json`, `--runtime-defaults`). Node parses any depth there, and an op
+/// like `remoteConfig` answers normally whatever lies deep in a field it
+/// ignores, so the limit is far above the batch's; it only keeps printing
+/// and dropping such values (which recurse) within the batch thread's
+/// stack.
+pub const OP_TEXT_MAX_DEPTH: usize = 100_000;
+
 /// `JSON.parse(text)` of a JavaScript string.
 pub fn parse_js_string(text: &JsString) -> Result<Value, ParseError> {
-    parse(text.as_wtf8(), TextMode::Wtf8)
+    let mut reader =
+        JsonReader::from_slice(text.as_wtf8(), TextMode::Wtf8).with_max_depth(OP_TEXT_MAX_DEPTH);
+    let value = reader.parse_value(0)?;
+    reader.expect_end()?;
+    Ok(value)
 }
 
 const READ_CHUNK: usize = 64 * 1024;
@@ -690,6 +702,20 @@ mod tests {
         assert_eq!(error.kind, ParseErrorKind::TooDeep(DEFAULT_MAX_DEPTH));
         let mut reader = JsonReader::from_slice(b"[[[]]]", TextMode::LossyUtf8).with_max_depth(2);
         assert!(reader.parse_value(0).is_err());
+    }
+
+    #[test]
+    fn text_an_op_parses_may_nest_far_deeper_than_a_batch() {
+        // Dropping such a value recurses: it runs where the ops run, on
+        // the batch thread's deep stack.
+        crate::batch::with_batch_stack(|| {
+            let deep = |levels: usize| {
+                JsString::from(format!("{}{}", "[".repeat(levels), "]".repeat(levels)).as_str())
+            };
+            assert!(parse_js_string(&deep(OP_TEXT_MAX_DEPTH)).is_ok());
+            let error = parse_js_string(&deep(OP_TEXT_MAX_DEPTH + 1)).unwrap_err();
+            assert_eq!(error.kind, ParseErrorKind::TooDeep(OP_TEXT_MAX_DEPTH));
+        });
     }
 
     /// A source that hands out one byte per read, to cut every sequence.
