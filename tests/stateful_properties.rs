@@ -14,6 +14,7 @@ use proptest::prelude::*;
 use worker_spawn_oracle::js::{JsString, Object, Value};
 use worker_spawn_oracle::ops::argv::cli_args;
 use worker_spawn_oracle::ops::liveness::{Verdict, WorkerLiveness};
+use worker_spawn_oracle::ops::options::OPTIONAL_STRING_OPTIONS;
 use worker_spawn_oracle::ops::worker_args::{is_existing_directory, parse_worker_args};
 
 /// Directory names made once per test run under a temporary directory.
@@ -127,18 +128,7 @@ fn options(root: String) -> impl Strategy<Value = Generated> {
                     object.insert(*field, value);
                 }
                 object.insert("cwd", dir(DIRECTORY_NAMES[cwd]));
-                for (field, value) in [
-                    "workspaceSlug",
-                    "projectPublicId",
-                    "goldenImagePublicId",
-                    "logFile",
-                    "codexModelProvider",
-                    "linzumiAgentMcpToken",
-                    "debugTrace",
-                ]
-                .iter()
-                .zip(strings)
-                {
+                for (field, value) in OPTIONAL_STRING_OPTIONS.iter().zip(strings) {
                     object.insert(*field, value.into());
                 }
                 object.insert("executionMode", execution.map(js).into());
