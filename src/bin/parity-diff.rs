@@ -157,6 +157,16 @@ fn timeout(seconds: f64) -> Result<Duration, InputError> {
         })
 }
 
+/// Refuses `--format junit` for a command without test cases to report.
+fn no_junit(format: Format, command: &str) -> Result<(), InputError> {
+    if matches!(format, Format::Junit) {
+        return Err(InputError::new(format!(
+            "{command} reports in human or json format only"
+        )));
+    }
+    Ok(())
+}
+
 fn filter(pattern: Option<String>) -> Result<Option<Glob>, InputError> {
     pattern
         .map(|p| Glob::new(&p).map_err(InputError::new))
@@ -230,11 +240,7 @@ fn main_inner(cli: Cli) -> Result<u8, InputError> {
             force,
             timeout: seconds,
         } => {
-            if matches!(format, Format::Junit) {
-                return Err(InputError::new(
-                    "bless reports in human or json format only",
-                ));
-            }
+            no_junit(format, "bless")?;
             let args = BlessArgs {
                 reference,
                 corpus: Corpus {
@@ -263,9 +269,7 @@ fn main_inner(cli: Cli) -> Result<u8, InputError> {
             batch_size,
             timeout: seconds,
         } => {
-            if matches!(format, Format::Junit) {
-                return Err(InputError::new("fuzz reports in human or json format only"));
-            }
+            no_junit(format, "fuzz")?;
             let args = FuzzArgs {
                 left,
                 right,

@@ -4,6 +4,7 @@
 
 use super::options::validate_options;
 use super::outcome;
+use super::worker_args::scan::VALUE_OPTIONS;
 use crate::js::{stringify, JsResult, JsString, Value};
 use crate::throw;
 
@@ -15,15 +16,10 @@ pub fn cli_args(options: &Value) -> JsResult<Vec<JsString>> {
     validate_options(options)?;
     let text = |field: &str| options.get(field).as_js_string().cloned();
     let mut args: Vec<JsString> = vec![WORKER_COMMAND.into()];
-    for (flag, field) in [
-        ("--kandan-url", "kandanUrl"),
-        ("--token", "token"),
-        ("--runner-id", "runnerId"),
-        ("--thread-id", "kandanThreadId"),
-        ("--cwd", "cwd"),
-        ("--codex-bin", "codexBin"),
-    ] {
-        args.push(flag.into());
+    // The worker's parser reads with the same flag table; its first six
+    // entries are the required options, in the order they are rendered.
+    for (flag, field) in &VALUE_OPTIONS[..6] {
+        args.push((*flag).into());
         args.extend(text(field));
     }
     let flag_with = |flag: &str, field: &str, args: &mut Vec<JsString>| {
