@@ -1,12 +1,14 @@
 //! `parity-diff`: result arrays against goldens made by another
-//! implementation. Flags here; the work is in `worker_spawn_oracle::diff`.
+//! implementation. Flags here; the work is in `worker_spawn_oracle::diff`
+//! and `worker_spawn_oracle::fuzz`.
 
 use std::io::{self, IsTerminal};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use anyhow::{bail, Context};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use worker_spawn_oracle::diff::arrays::{compare_command, CompareArgs, InputError};
 use worker_spawn_oracle::diff::bless::{bless_command, BlessArgs};
 use worker_spawn_oracle::diff::corpus::{run_command, Corpus, RunArgs, Shard};
@@ -24,6 +26,13 @@ use worker_spawn_oracle::fuzz::command::{fuzz_command, parse_duration, FuzzArgs}
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    #[command(flatten)]
+    report: ReportFlags,
+}
+
+/// How every subcommand reports.
+#[derive(Args)]
+struct ReportFlags {
     /// Report format.
     #[arg(long, global = true, value_enum, default_value_t = FormatArg::Human)]
     format: FormatArg,
@@ -49,6 +58,28 @@ enum ColorArg {
     Never,
 }
 
+/// Where a corpus lives and which of its files are wanted (`run`, `bless`).
+#[derive(Args)]
+struct CorpusFlags {
+    /// The case files' directory.
+    #[arg(long, default_value = "cases")]
+    cases: PathBuf,
+    /// The goldens' directory.
+    #[arg(long, default_value = "golden")]
+    golden: PathBuf,
+    /// Only case files whose relative path matches this glob.
+    #[arg(long, value_name = "GLOB")]
+    filter: Option<String>,
+}
+
+/// How an oracle process is run (`run`, `bless`, `fuzz`).
+#[derive(Args)]
+struct OracleFlags {
+    /// Seconds one oracle run may take before it is killed.
+    #[arg(long, default_value_t = 60.0, value_name = "SECS")]
+    timeout: f64,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Compare one result array with one golden (either may be `-`).
@@ -70,21 +101,13 @@ enum Command {
         /// without it, this crate's own oracle runs in-process.
         #[arg(long)]
         oracle: Option<String>,
-        /// The case files' directory.
-        #[arg(long, default_value = "cases")]
-        cases: PathBuf,
-        /// The goldens' directory.
-        #[arg(long, default_value = "golden")]
-        golden: PathBuf,
-        /// Only case files whose relative path matches this glob.
-        #[arg(long)]
-        filter: Option<String>,
+        #[command(flatten)]
+        corpus: CorpusFlags,
         /// Only the K-th of N shards of the sorted file list.
         #[arg(long, value_name = "K/N")]
         shard: Option<Shard>,
-        /// Seconds one oracle run may take before it is killed.
-        #[arg(long, default_value_t = 60.0, value_name = "SECS")]
-        timeout: f64,
+        #[command(flatten)]
+        run: OracleFlags,
         /// Count "same value, different bytes" as a pass.
         #[arg(long)]
         semantic: bool,
@@ -94,24 +117,16 @@ enum Command {
         /// The reference oracle command (run with `sh -c`).
         #[arg(long)]
         reference: String,
-        /// The case files' directory.
-        #[arg(long, default_value = "cases")]
-        cases: PathBuf,
-        /// The goldens' directory.
-        #[arg(long, default_value = "golden")]
-        golden: PathBuf,
-        /// Only case files whose relative path matches this glob.
-        #[arg(long, value_name = "PATTERN")]
-        filter: Option<String>,
+        #[command(flatten)]
+        corpus: CorpusFlags,
         /// Write nothing; exit 1 when any golden would change or is orphaned.
         #[arg(long)]
         check: bool,
         /// Write even when the CI environment variable is set.
         #[arg(long)]
         force: bool,
-        /// Seconds one reference run may take before it is killed.
-        #[arg(long, default_value_t = 60.0, value_name = "SECS")]
-        timeout: f64,
+        #[command(flatten)]
+        run: OracleFlags,
     },
     /// Generate cases, run them through two oracles side by side, and
     /// minimize and keep every divergence.
@@ -140,59 +155,82 @@ enum Command {
         /// Cases per batch.
         #[arg(long, default_value_t = 1000)]
         batch_size: usize,
-        /// Seconds one oracle run may take before it is killed.
-        #[arg(long, default_value_t = 60.0, value_name = "SECS")]
-        timeout: f64,
+        #[command(flatten)]
+        run: OracleFlags,
     },
 }
 
-fn timeout(seconds: f64) -> Result<Duration, InputError> {
-    Duration::try_from_secs_f64(seconds)
-        .ok()
-        .filter(|duration| !duration.is_zero())
-        .ok_or_else(|| {
-            InputError::new(format!(
-                "--timeout must be a positive number of seconds, not {seconds}"
-            ))
-        })
-}
-
-/// Refuses `--format junit` for a command without test cases to report.
-fn no_junit(format: Format, command: &str) -> Result<(), InputError> {
-    if matches!(format, Format::Junit) {
-        return Err(InputError::new(format!(
-            "{command} reports in human or json format only"
-        )));
-    }
-    Ok(())
-}
-
-fn filter(pattern: Option<String>) -> Result<Option<Glob>, InputError> {
-    pattern
-        .map(|p| Glob::new(&p).map_err(InputError::new))
-        .transpose()
-}
-
-fn main_inner(cli: Cli) -> Result<u8, InputError> {
-    let color = match cli.color {
-        ColorArg::Always => true,
-        ColorArg::Never => false,
-        ColorArg::Auto => {
-            io::stdout().is_terminal()
-                && std::env::var_os("NO_COLOR").map_or(true, |v| v.is_empty())
+impl OracleFlags {
+    fn timeout(&self) -> anyhow::Result<Duration> {
+        match Duration::try_from_secs_f64(self.timeout) {
+            Ok(duration) if !duration.is_zero() => Ok(duration),
+            _ => bail!(
+                "--timeout must be a positive number of seconds, not {}",
+                self.timeout
+            ),
         }
-    };
-    let format = match cli.format {
-        FormatArg::Human => Format::Human,
-        FormatArg::Json => Format::Json,
-        FormatArg::Junit => Format::Junit,
-    };
-    let report = |semantic| ReportOptions {
-        format,
-        quiet: cli.quiet,
-        color,
-        semantic,
-    };
+    }
+}
+
+impl CorpusFlags {
+    fn corpus(self, shard: Option<Shard>) -> anyhow::Result<Corpus> {
+        let filter = match self.filter {
+            Some(pattern) => Some(
+                Glob::new(&pattern)
+                    .map_err(InputError::new)
+                    .context("--filter")?,
+            ),
+            None => None,
+        };
+        Ok(Corpus {
+            cases: self.cases,
+            golden: self.golden,
+            filter,
+            shard,
+        })
+    }
+}
+
+impl ReportFlags {
+    fn format(&self) -> Format {
+        match self.format {
+            FormatArg::Human => Format::Human,
+            FormatArg::Json => Format::Json,
+            FormatArg::Junit => Format::Junit,
+        }
+    }
+
+    fn color(&self) -> bool {
+        match self.color {
+            ColorArg::Always => true,
+            ColorArg::Never => false,
+            ColorArg::Auto => {
+                io::stdout().is_terminal()
+                    && std::env::var_os("NO_COLOR").map_or(true, |v| v.is_empty())
+            }
+        }
+    }
+
+    fn options(&self, semantic: bool) -> ReportOptions {
+        ReportOptions {
+            format: self.format(),
+            quiet: self.quiet,
+            color: self.color(),
+            semantic,
+        }
+    }
+
+    /// Refuses `--format junit` for a command without test cases to report.
+    fn no_junit(&self, command: &str) -> anyhow::Result<()> {
+        if matches!(self.format, FormatArg::Junit) {
+            bail!("{command} reports in human or json format only");
+        }
+        Ok(())
+    }
+}
+
+fn main_inner(cli: Cli) -> anyhow::Result<u8> {
+    let report = &cli.report;
     let stdout = io::BufWriter::new(io::stdout().lock());
     match cli.command {
         Command::Compare {
@@ -205,55 +243,41 @@ fn main_inner(cli: Cli) -> Result<u8, InputError> {
                 results,
                 golden,
                 cases,
-                report: report(semantic),
+                report: report.options(semantic),
             };
             Ok(compare_command(&args, stdout)?.exit_code())
         }
         Command::Run {
             oracle,
-            cases,
-            golden,
-            filter: pattern,
+            corpus,
             shard,
-            timeout: seconds,
+            run,
             semantic,
         } => {
             let args = RunArgs {
                 oracle: oracle.map_or(Oracle::InProcess, Oracle::Command),
-                corpus: Corpus {
-                    cases,
-                    golden,
-                    filter: filter(pattern)?,
-                    shard,
-                },
-                timeout: timeout(seconds)?,
-                report: report(semantic),
+                corpus: corpus.corpus(shard)?,
+                timeout: run.timeout()?,
+                report: report.options(semantic),
             };
             Ok(run_command(&args, stdout)?.exit_code())
         }
         Command::Bless {
             reference,
-            cases,
-            golden,
-            filter: pattern,
+            corpus,
             check,
             force,
-            timeout: seconds,
+            run,
         } => {
-            no_junit(format, "bless")?;
+            report.no_junit("bless")?;
             let args = BlessArgs {
                 reference,
-                corpus: Corpus {
-                    cases,
-                    golden,
-                    filter: filter(pattern)?,
-                    shard: None,
-                },
+                corpus: corpus.corpus(None)?,
                 check,
                 force,
-                timeout: timeout(seconds)?,
-                format,
-                quiet: cli.quiet,
+                timeout: run.timeout()?,
+                format: report.format(),
+                quiet: report.quiet,
             };
             let in_ci = std::env::var_os("CI").is_some();
             Ok(bless_command(&args, in_ci, stdout)?.exit_code())
@@ -267,9 +291,9 @@ fn main_inner(cli: Cli) -> Result<u8, InputError> {
             duration,
             out,
             batch_size,
-            timeout: seconds,
+            run,
         } => {
-            no_junit(format, "fuzz")?;
+            report.no_junit("fuzz")?;
             let args = FuzzArgs {
                 left,
                 right,
@@ -279,11 +303,11 @@ fn main_inner(cli: Cli) -> Result<u8, InputError> {
                 duration,
                 batch_size,
                 out_dir: out,
-                timeout: timeout(seconds)?,
-                json: matches!(format, Format::Json),
-                quiet: cli.quiet,
+                timeout: run.timeout()?,
+                json: matches!(report.format, FormatArg::Json),
+                quiet: report.quiet,
             };
-            fuzz_command(&args, stdout, &mut io::stderr())
+            Ok(fuzz_command(&args, stdout, &mut io::stderr())?)
         }
     }
 }
@@ -292,6 +316,18 @@ fn main_inner(cli: Cli) -> Result<u8, InputError> {
 /// thousands of levels deep, and reading, printing and dropping them
 /// recurses.
 const STACK_BYTES: usize = 256 * 1024 * 1024;
+
+/// Whether the report's reader went away (`| head`): nothing worth saying.
+fn output_closed(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<InputError>()
+            .is_some_and(|input| input.output_closed)
+            || cause
+                .downcast_ref::<io::Error>()
+                .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
+    })
+}
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -304,13 +340,17 @@ fn main() -> ExitCode {
         // Like any filter, stop quietly when the reader goes away
         // (`| head`). SIGPIPE stays ignored, as Rust sets it: an oracle
         // that exits without reading its input must not kill us.
-        Ok(Ok(Err(error))) if error.output_closed => ExitCode::SUCCESS,
+        Ok(Ok(Err(error))) if output_closed(&error) => ExitCode::SUCCESS,
         Ok(Ok(Err(error))) => {
-            eprintln!("parity-diff: {error}");
+            eprintln!("parity-diff: {error:#}");
             ExitCode::from(2)
         }
-        _ => {
-            eprintln!("parity-diff: internal error");
+        Ok(Err(_)) => {
+            eprintln!("parity-diff: internal error (a panic; please report it)");
+            ExitCode::from(2)
+        }
+        Err(error) => {
+            eprintln!("parity-diff: cannot start: {error}");
             ExitCode::from(2)
         }
     }
