@@ -17,6 +17,7 @@ pub mod corpus;
 pub mod explain;
 pub mod glob;
 pub mod golden;
+pub mod identity;
 pub mod oracle;
 pub mod pointer;
 pub mod raw;
