@@ -140,6 +140,52 @@ impl Secrets {
         self
     }
 
+    /// The secrets to keep masked while showing where two values part:
+    /// all of them, except a secret that is itself one of the `shown`
+    /// (differing) values and stands on one side only. A secret both
+    /// sides hold, wherever they hold it, stays masked (an argv shifted
+    /// by one element must not print the token it carries on both sides).
+    pub fn for_divergence<'v>(
+        self,
+        golden: Option<&Value>,
+        actual: Option<&Value>,
+        shown: impl IntoIterator<Item = &'v Value>,
+    ) -> Self {
+        let holds = |side: Option<&Value>, secret: &str| {
+            let has_word =
+                |text: &JsString| whole_words(&text.to_utf8_lossy(), secret).next().is_some();
+            let mut stack: Vec<&Value> = side.into_iter().collect();
+            while let Some(value) = stack.pop() {
+                match value {
+                    Value::String(text) if has_word(text) => return true,
+                    Value::Array(items) => stack.extend(items),
+                    Value::Object(object) => {
+                        for (key, member) in object.iter() {
+                            if has_word(key) {
+                                return true;
+                            }
+                            stack.push(member);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            false
+        };
+        let mut visible = Vec::new();
+        for value in shown {
+            if let Value::String(text) = value {
+                let plain = text.to_utf8_lossy().into_owned();
+                if holds(golden, &plain) != holds(actual, &plain) {
+                    visible.extend(written_forms(text));
+                }
+            }
+        }
+        let mut kept = self;
+        kept.values.retain(|secret| !visible.contains(secret));
+        kept
+    }
+
     /// Whether there is nothing to mask.
     pub fn is_empty(&self) -> bool {
         self.values.is_empty()
@@ -160,6 +206,45 @@ impl Secrets {
 }
 
 impl Secrets {
+    /// A JSON text (an element, a case, a value, cut or whole) with the
+    /// secrets masked inside its string literals only: the text between
+    /// literals (punctuation, numbers, the report's own words) is never
+    /// changed. An unterminated literal at the end (a cut text) counts as
+    /// a literal.
+    pub fn mask_json_text(&self, json: &str) -> String {
+        if self.is_empty() {
+            return json.to_owned();
+        }
+        let bytes = json.as_bytes();
+        let mut out = String::with_capacity(json.len());
+        let mut copied = 0;
+        let mut at = 0;
+        while at < bytes.len() {
+            if bytes[at] != b'"' {
+                at += 1;
+                continue;
+            }
+            let start = at + 1;
+            let mut end = start;
+            while end < bytes.len() && bytes[end] != b'"' {
+                end += if bytes[end] == b'\\' { 2 } else { 1 };
+            }
+            let end = end.min(bytes.len());
+            out.push_str(&json[copied..start]);
+            out.push_str(&self.mask(&json[start..end]));
+            copied = end;
+            at = end + 1;
+        }
+        out.push_str(&json[copied..]);
+        out
+    }
+
+    /// Free text quoted from elsewhere (an oracle's standard error) with
+    /// every secret masked.
+    pub fn mask_quoted_text(&self, text: &str) -> String {
+        self.mask(text)
+    }
+
     /// A copy of a value with every secret masked inside its strings (and
     /// inside its keys), for reports that embed values as JSON.
     pub fn mask_value(&self, value: &Value) -> Value {
@@ -200,25 +285,30 @@ fn is_word(c: Option<char>) -> bool {
     c.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '-')
 }
 
+/// Where `secret` stands as a whole word in `text`: a boundary is needed
+/// only where the secret itself has a word character at that edge.
+fn whole_words<'t>(text: &'t str, secret: &'t str) -> impl Iterator<Item = usize> + 't {
+    let open_free = !is_word(secret.chars().next());
+    let close_free = !is_word(secret.chars().next_back());
+    text.match_indices(secret)
+        .map(|(at, _)| at)
+        .filter(move |&at| {
+            let end = at + secret.len();
+            (open_free || !is_word(text[..at].chars().next_back()))
+                && (close_free || !is_word(text[end..].chars().next()))
+        })
+}
+
 fn mask_words(text: &str, secret: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut copied = 0;
-    for (at, _) in text.match_indices(secret) {
+    for at in whole_words(text, secret) {
         if at < copied {
             continue;
         }
-        let end = at + secret.len();
-        let before = text[..at].chars().next_back();
-        let after = text[end..].chars().next();
-        // A boundary is needed only where the secret itself has a word
-        // character at that edge.
-        let open = !is_word(secret.chars().next()) || !is_word(before);
-        let close = !is_word(secret.chars().next_back()) || !is_word(after);
-        if open && close {
-            out.push_str(&text[copied..at]);
-            out.push_str(MASK);
-            copied = end;
-        }
+        out.push_str(&text[copied..at]);
+        out.push_str(MASK);
+        copied = at + secret.len();
     }
     out.push_str(&text[copied..]);
     out
@@ -322,6 +412,32 @@ mod tests {
     }
 
     #[test]
+    fn a_secret_both_sides_hold_stays_masked() {
+        let golden = value(r#"["--token","tok-same","--cwd","/a"]"#);
+        let shifted = value(r#"["x","--token","tok-same","--cwd"]"#);
+        let shown = [
+            Value::from("--token"),
+            Value::from("tok-same"),
+            Value::from("x"),
+        ];
+        let secrets = Secrets::harvest([&golden, &shifted]).for_divergence(
+            Some(&golden),
+            Some(&shifted),
+            &shown,
+        );
+        assert_eq!(secrets.mask("tok-same"), "<redacted>");
+
+        let actual = value(r#"["--token","tok-other","--cwd","/a"]"#);
+        let shown = [Value::from("tok-same"), Value::from("tok-other")];
+        let secrets = Secrets::harvest([&golden, &actual]).for_divergence(
+            Some(&golden),
+            Some(&actual),
+            &shown,
+        );
+        assert_eq!(secrets.mask("tok-same tok-other"), "tok-same tok-other");
+    }
+
+    #[test]
     fn values_are_masked_inside() {
         let case = value(r#"{"token":"1"}"#);
         let secrets = Secrets::harvest([&case]);
@@ -340,6 +456,20 @@ mod tests {
             secrets.mask(r#"pub-thread pub-t "pub-t" --token=pub-t xpub-t pub-t."#),
             r#"pub-thread <redacted> "<redacted>" --token=<redacted> xpub-t <redacted>."#
         );
+    }
+
+    #[test]
+    fn json_texts_are_masked_inside_literals_only() {
+        let case = value(r#"{"token":"at-1","x":"12345"}"#);
+        let secrets = Secrets::harvest([&case]);
+        assert_eq!(
+            secrets.mask_json_text(r#"{"at-1":["at-1",at-1],"k":"x\"at-1"}"#),
+            r#"{"<redacted>":["<redacted>",at-1],"k":"x\"<redacted>"}"#
+        );
+        // A cut text ends inside a literal.
+        assert_eq!(secrets.mask_json_text(r#"["at-1"#), r#"["<redacted>"#);
+        assert_eq!(secrets.mask_json_text(r#"["a\"#), r#"["a\"#);
+        assert_eq!(Secrets::default().mask_json_text("at-1"), "at-1");
     }
 
     #[test]
