@@ -11,6 +11,7 @@
 //!   says about one case; [`report`]: human, JSON and JUnit reports.
 
 pub mod arrays;
+pub mod bisect;
 pub mod bless;
 pub mod compare;
 pub mod corpus;
