@@ -16,6 +16,7 @@ pub mod bless;
 pub mod compare;
 pub mod corpus;
 pub mod explain;
+pub mod files;
 pub mod glob;
 pub mod golden;
 pub mod identity;
