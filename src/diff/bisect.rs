@@ -83,13 +83,9 @@ pub fn elements_of(output: &[u8]) -> Result<Vec<Vec<u8>>, OracleFailure> {
         })
 }
 
-/// Runs a batch and checks that it gave one result per case: a different
-/// count is `invalid-output`.
-fn run_checked<T, F>(run: &mut F, batch: &[u8], cases: usize) -> Result<Vec<T>, OracleFailure>
-where
-    F: FnMut(&[u8]) -> Result<Vec<T>, OracleFailure>,
-{
-    let results = run(batch)?;
+/// The results of a batch of `cases` cases, if there is one per case: a
+/// different count is `invalid-output`.
+pub fn one_per_case<T>(results: Vec<T>, cases: usize) -> Result<Vec<T>, OracleFailure> {
     if results.len() == cases {
         return Ok(results);
     }
@@ -102,6 +98,13 @@ where
             if cases == 1 { "" } else { "s" },
         ),
     ))
+}
+
+fn run_checked<T, F>(run: &mut F, batch: &[u8], cases: usize) -> Result<Vec<T>, OracleFailure>
+where
+    F: FnMut(&[u8]) -> Result<Vec<T>, OracleFailure>,
+{
+    one_per_case(run(batch)?, cases)
 }
 
 /// Runs all cases as one batch, and bisects when that fails. `run` turns
