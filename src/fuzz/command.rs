@@ -196,6 +196,10 @@ fn write_file_line(out: &mut impl Write, file: &RegressionFile) -> std::io::Resu
     match &file.status {
         FileStatus::Written => writeln!(out, "    written:   {path}"),
         FileStatus::Unchanged => writeln!(out, "    kept:      {path} (already there)"),
+        FileStatus::SameCase => writeln!(
+            out,
+            "    kept:      {path} (the same case, found before under another name)"
+        ),
         FileStatus::Differs => writeln!(
             out,
             "    not written: {path} exists with other content; left as it is"

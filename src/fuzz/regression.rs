@@ -4,9 +4,10 @@
 //! The name is the signature as a slug and a short hash of the
 //! minimized case's bytes: `readyTimeoutMs-value-3fa2c91b0d7e.json`. Run
 //! the same seed twice and the second run finds the files already there:
-//! an identical file is left alone, a different file with that name (a
-//! case found by another seed, whose `name` member holds that seed, or
-//! one edited by hand) is left alone too, and the report says so. Files
+//! an identical file is left alone. A file of that name that holds the
+//! same case under another `name` (found with another seed) is left
+//! alone as well, and so is a different file (edited by hand), which the
+//! report points out. Files
 //! are created with [`files::write_new`], which never follows a symbolic
 //! link: one named like a regression file is reported and not written
 //! through.
@@ -16,7 +17,7 @@ use std::path::{Path, PathBuf};
 use super::tree::Node;
 use crate::diff::files;
 use crate::diff::identity::short_hash;
-use crate::js::JsString;
+use crate::js::{parse, to_json, JsString, Object, TextMode, Value};
 
 /// What became of a regression file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,6 +26,8 @@ pub enum FileStatus {
     Written,
     /// The same bytes were there already.
     Unchanged,
+    /// The same case was there already, named otherwise (another seed).
+    SameCase,
     /// A different file of that name is there; it was left alone.
     Differs,
     /// It could not be written; why.
@@ -37,6 +40,7 @@ impl FileStatus {
         match self {
             FileStatus::Written => "written",
             FileStatus::Unchanged => "unchanged",
+            FileStatus::SameCase => "same-case",
             FileStatus::Differs => "differs",
             FileStatus::Failed(_) => "failed",
         }
@@ -113,6 +117,7 @@ pub fn write(dir: &Path, signature: &str, key: &[u8], contents: &[u8]) -> Regres
         Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => {
             match files::read_no_follow(&path) {
                 Ok(existing) if existing == contents => FileStatus::Unchanged,
+                Ok(existing) if same_cases(&existing, contents) => FileStatus::SameCase,
                 Ok(_) => FileStatus::Differs,
                 // A link, or unreadable: what write_new said is clearer.
                 Err(_) => FileStatus::Failed(error.to_string()),
@@ -121,6 +126,31 @@ pub fn write(dir: &Path, signature: &str, key: &[u8], contents: &[u8]) -> Regres
         Err(error) => FileStatus::Failed(format!("cannot write {}: {error}", path.display())),
     };
     RegressionFile { path, status }
+}
+
+/// The cases of a case file without their `name` members, as JSON.
+fn unnamed(bytes: &[u8]) -> Option<Vec<u8>> {
+    let cases = parse(bytes, TextMode::LossyUtf8).ok()?;
+    let cases = cases
+        .as_array()?
+        .iter()
+        .map(|case| match case {
+            Value::Object(members) => {
+                let mut kept = Object::new();
+                for (key, value) in members.iter().filter(|(k, _)| !k.eq_str("name")) {
+                    kept.insert(key.clone(), value.clone());
+                }
+                Value::Object(kept)
+            }
+            other => other.clone(),
+        })
+        .collect();
+    Some(to_json(&Value::Array(cases)))
+}
+
+/// Whether two case files hold the same cases, names aside.
+fn same_cases(a: &[u8], b: &[u8]) -> bool {
+    matches!((unnamed(a), unnamed(b)), (Some(a), Some(b)) if a == b)
 }
 
 #[cfg(test)]
@@ -166,6 +196,21 @@ mod tests {
         assert_eq!(
             write(dir.path(), "op /a", b"k", b"[2]\n").status,
             FileStatus::Differs
+        );
+        let case = Node::object([("op", Node::str("x"))]);
+        let seed_1 = case_file(std::slice::from_ref(&case), "fuzz seed 1: x");
+        let seed_2 = case_file(std::slice::from_ref(&case), "fuzz seed 2: x");
+        assert_eq!(
+            write(dir.path(), "x", b"k", &seed_1).status,
+            FileStatus::Written
+        );
+        assert_eq!(
+            write(dir.path(), "x", b"k", &seed_2).status,
+            FileStatus::SameCase
+        );
+        assert_eq!(
+            std::fs::read(dir.path().join(file_name("x", b"k"))).unwrap(),
+            seed_1
         );
         assert_eq!(std::fs::read(&first.path).unwrap(), b"[1]\n");
 

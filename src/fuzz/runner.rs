@@ -343,7 +343,9 @@ fn add_group(
         let path = file.path.display();
         let _ = match &file.status {
             FileStatus::Written => Ok(()),
-            FileStatus::Unchanged => writeln!(progress, "fuzz: {path} is already there"),
+            FileStatus::Unchanged | FileStatus::SameCase => {
+                writeln!(progress, "fuzz: {path} is already there")
+            }
             FileStatus::Differs => writeln!(
                 progress,
                 "fuzz: {path} exists with other content; left as it is"
