@@ -7,7 +7,7 @@
 #[path = "parity_diff_support/mod.rs"]
 mod support;
 
-use std::os::unix::fs::MetadataExt;
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::Path;
 use std::process::Command;
 
@@ -248,5 +248,74 @@ fn regen_golden_script_needs_the_reference() {
     assert_eq!(output.status.code(), Some(0), "{output:?}");
     assert!(String::from_utf8_lossy(&output.stdout)
         .ends_with("2 added, 0 changed, 0 unchanged, 0 orphaned\n"));
+    assert_eq!(corpus.read("golden/deep/b.json"), "[]\n");
+}
+
+/// Runs `parity-diff ARGS` in the corpus under `umask 022`.
+fn under_umask_022(corpus: &Corpus, args: &[&str]) -> std::process::Output {
+    Command::new("sh")
+        .arg("-c")
+        .arg("umask 022; exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_parity-diff"))
+        .args(args)
+        .current_dir(corpus.path())
+        .env_remove("CI")
+        .output()
+        .unwrap()
+}
+
+fn mode_of(path: &Path) -> u32 {
+    std::fs::metadata(path).unwrap().mode() & 0o7777
+}
+
+#[test]
+fn new_goldens_follow_the_umask_and_rewritten_ones_keep_their_mode() {
+    // Issue 14: bless rewrote goldens as 0600 under umask 022.
+    let corpus = starter();
+    let output = under_umask_022(&corpus, &["bless", "--reference", "cat"]);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    assert_eq!(mode_of(&corpus.join("golden/a.json")), 0o644);
+    assert_eq!(mode_of(&corpus.join("golden/deep/b.json")), 0o644);
+
+    let golden = corpus.join("golden/a.json");
+    std::fs::set_permissions(&golden, std::fs::Permissions::from_mode(0o640)).unwrap();
+    corpus.case("a.json", "[8]");
+    let output = under_umask_022(&corpus, &["bless", "--reference", "cat"]);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    assert_eq!(corpus.read("golden/a.json"), "[\n8\n]\n");
+    assert_eq!(mode_of(&golden), 0o640, "the rewritten golden keeps 0640");
+}
+
+#[test]
+fn a_golden_that_is_a_symbolic_link_is_not_written_through() {
+    let corpus = starter();
+    let outside = tempfile::tempdir().unwrap();
+    // (A dangling link makes listing the golden directory fail today,
+    // which is issue 14's third defect of this kind; the link here
+    // points at a file.)
+    let target = outside.path().join("elsewhere.json");
+    std::fs::write(&target, "[]\n").unwrap();
+    std::fs::create_dir_all(corpus.join("golden")).unwrap();
+    std::os::unix::fs::symlink(&target, corpus.join("golden/a.json")).unwrap();
+    let ran = bless(&corpus, &[]);
+    assert_eq!(ran.code, 2, "{ran:?}");
+    assert!(
+        ran.stdout.contains(&format!(
+            "ERROR      a.json: cannot write {}: {} is a symbolic link; it is not replaced\n",
+            Path::new("golden/a.json").display(),
+            Path::new("golden/a.json").display()
+        )),
+        "{}",
+        ran.stdout
+    );
+    assert_eq!(
+        std::fs::read_to_string(&target).unwrap(),
+        "[]\n",
+        "nothing was written outside the corpus"
+    );
+    assert!(std::fs::symlink_metadata(corpus.join("golden/a.json"))
+        .unwrap()
+        .file_type()
+        .is_symlink());
     assert_eq!(corpus.read("golden/deep/b.json"), "[]\n");
 }

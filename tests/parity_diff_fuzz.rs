@@ -98,13 +98,16 @@ fn a_divergence_is_reported_minimized_and_written_as_a_case_file() {
             case["op"] == "envOverlay" || case["op"] == "readyMessage",
             "{text}"
         );
+        // The signature's slug, then a hash of the minimized case.
+        let name = file.file_name().unwrap().to_string_lossy().into_owned();
+        let (slug, hash) = name
+            .strip_suffix(".json")
+            .and_then(|stem| stem.rsplit_once('-'))
+            .unwrap();
+        assert!(slug.ends_with("-message"), "{name}");
         assert!(
-            file.file_name()
-                .unwrap()
-                .to_string_lossy()
-                .ends_with("-message.json"),
-            "{}",
-            file.display()
+            hash.len() == 12 && hash.bytes().all(|b| b.is_ascii_hexdigit()),
+            "{name}"
         );
     }
 }

@@ -2,8 +2,10 @@
 //!
 //! Each case file goes through the reference command; its output, one
 //! element per line (the golden format, every element's bytes exactly as
-//! printed), replaces the golden when it differs. Writes are atomic: a
-//! temporary file in the golden's own directory, renamed over it. With
+//! printed), replaces the golden when it differs. Writes are atomic (a
+//! temporary file in the golden's own directory, renamed over it), keep
+//! the golden's permission bits, and never go through a symbolic link
+//! ([`files::write_atomic`](super::files::write_atomic)). With
 //! `--check` nothing is written and the exit status says whether
 //! anything would change. In CI (the `CI` variable set) writing is
 //! refused unless forced, so a pipeline cannot quietly bless its own
@@ -11,7 +13,6 @@
 
 use std::fs;
 use std::io::Write;
-use std::path::Path;
 use std::time::Duration;
 
 use super::arrays::{self, InputError};
@@ -126,22 +127,9 @@ impl BlessTotals {
     }
 }
 
-/// Writes a file atomically: a temporary file beside it, then a rename.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
-    fs::create_dir_all(dir)?;
-    let mut file = tempfile::Builder::new()
-        .prefix(".parity-diff-")
-        .suffix(".tmp")
-        .tempfile_in(dir)?;
-    file.write_all(bytes)?;
-    file.as_file().sync_all()?;
-    file.persist(path).map_err(|error| error.error)?;
-    Ok(())
-}
+/// Kept so that callers written before the move to [`files`](super::files)
+/// still build; new code calls `files::write_atomic`.
+pub use super::files::write_atomic;
 
 /// Labels of the cases whose bytes differ between two goldens.
 fn changed_cases(old: &[u8], new: &[u8], cases: &[Value]) -> (Vec<String>, usize) {
@@ -382,20 +370,6 @@ fn status_json(entry: &Entry, status: &Status) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn atomic_write_replaces_and_leaves_no_temporary() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("deep/x.json");
-        write_atomic(&path, b"[\n1\n]\n").unwrap();
-        write_atomic(&path, b"[\n2\n]\n").unwrap();
-        assert_eq!(fs::read(&path).unwrap(), b"[\n2\n]\n");
-        let names: Vec<_> = fs::read_dir(dir.path().join("deep"))
-            .unwrap()
-            .map(|e| e.unwrap().file_name())
-            .collect();
-        assert_eq!(names, ["x.json"]);
-    }
 
     #[test]
     fn totals() {

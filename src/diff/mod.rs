@@ -11,10 +11,12 @@
 //!   says about one case; [`report`]: human, JSON and JUnit reports.
 
 pub mod arrays;
+pub mod bisect;
 pub mod bless;
 pub mod compare;
 pub mod corpus;
 pub mod explain;
+pub mod files;
 pub mod glob;
 pub mod golden;
 pub mod identity;

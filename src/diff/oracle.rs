@@ -34,13 +34,58 @@ pub enum Oracle {
     Command(String),
 }
 
+/// How an oracle failed: the verdict a case gets when it alone causes
+/// the failure (see [`bisect`](super::bisect)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum FailureKind {
+    /// It exited non-zero, died of a signal, could not be started, or
+    /// (our own oracle) refused the batch or panicked.
+    Crash,
+    /// Its stdout is not one JSON array (no output, a cut array, a token
+    /// JSON does not have such as `Infinity`), or holds a different
+    /// number of results than the batch has cases.
+    InvalidOutput,
+    /// It did not finish within the timeout.
+    Timeout,
+}
+
+impl FailureKind {
+    /// The name reports use: `crash`, `invalid-output`, `timeout`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FailureKind::Crash => "crash",
+            FailureKind::InvalidOutput => "invalid-output",
+            FailureKind::Timeout => "timeout",
+        }
+    }
+}
+
+impl std::fmt::Display for FailureKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// Why an oracle gave no result array.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OracleFailure {
+    /// What kind of failure it is.
+    pub kind: FailureKind,
     /// What happened.
     pub message: String,
     /// The end of what the oracle wrote on stderr (commands only).
     pub stderr: Option<String>,
+}
+
+impl OracleFailure {
+    /// A failure without stderr.
+    pub fn new(kind: FailureKind, message: impl Into<String>) -> Self {
+        OracleFailure {
+            kind,
+            message: message.into(),
+            stderr: None,
+        }
+    }
 }
 
 impl Oracle {
@@ -70,11 +115,13 @@ fn run_in_process(input: &[u8], timeout: Duration) -> Result<Vec<u8>, OracleFail
         .spawn(move || sender.send(batch::run_batch_bytes(&input)));
     if let Err(error) = spawned {
         return Err(OracleFailure {
+            kind: FailureKind::Crash,
             message: format!("cannot start our oracle: {error}"),
             stderr: None,
         });
     }
     let failure = |message: String| OracleFailure {
+        kind: FailureKind::Crash,
         message,
         stderr: None,
     };
@@ -84,10 +131,13 @@ fn run_in_process(input: &[u8], timeout: Duration) -> Result<Vec<u8>, OracleFail
             "our oracle refused the file: {}",
             refusal.reason
         ))),
-        Err(mpsc::RecvTimeoutError::Timeout) => Err(failure(format!(
-            "our oracle did not finish within {} s",
-            timeout.as_secs_f64()
-        ))),
+        Err(mpsc::RecvTimeoutError::Timeout) => Err(OracleFailure {
+            kind: FailureKind::Timeout,
+            ..failure(format!(
+                "our oracle did not finish within {} s",
+                timeout.as_secs_f64()
+            ))
+        }),
         Err(mpsc::RecvTimeoutError::Disconnected) => {
             Err(failure("our oracle stopped without a result".into()))
         }
@@ -145,6 +195,7 @@ fn run_command(command: &str, input: &[u8], timeout: Duration) -> Result<Vec<u8>
         .process_group(0)
         .spawn()
         .map_err(|error| OracleFailure {
+            kind: FailureKind::Crash,
             message: format!("cannot start the oracle command: {error}"),
             stderr: None,
         })?;
@@ -186,7 +237,15 @@ fn run_command(command: &str, input: &[u8], timeout: Duration) -> Result<Vec<u8>
         }
     }
     let stderr_text = stderr.map(|bytes| String::from_utf8_lossy(&bytes).into_owned());
+    // What went wrong first decides the kind: a timeout, then the exit,
+    // then what was printed.
+    let kind = match &status {
+        _ if timed_out => FailureKind::Timeout,
+        Some(Ok(status)) if status.success() => FailureKind::InvalidOutput,
+        _ => FailureKind::Crash,
+    };
     let fail = |message: String| OracleFailure {
+        kind,
         message,
         stderr: stderr_text.clone(),
     };
@@ -238,16 +297,36 @@ mod tests {
     fn failures_keep_stderr() {
         let failure = run("echo oops >&2; exit 3", 10_000).unwrap_err();
         assert_eq!(failure.message, "the oracle exited with status 3");
+        assert_eq!(failure.kind, FailureKind::Crash);
         assert_eq!(failure.stderr.as_deref(), Some("oops\n"));
         let failure = run("kill -9 $$", 10_000).unwrap_err();
         assert_eq!(failure.message, "the oracle was killed by signal 9");
+        assert_eq!(failure.kind, FailureKind::Crash);
+        // A non-zero exit is a crash even when stdout holds an array.
+        assert_eq!(
+            run("echo '[1,2]'; exit 1", 10_000).unwrap_err().kind,
+            FailureKind::Crash
+        );
     }
 
     #[test]
     fn output_must_be_one_array() {
         assert_eq!(
-            run("true", 10_000).unwrap_err().message,
-            "the oracle printed nothing on stdout"
+            run("true", 10_000).unwrap_err(),
+            OracleFailure {
+                kind: FailureKind::InvalidOutput,
+                message: "the oracle printed nothing on stdout".into(),
+                stderr: Some(String::new()),
+            }
+        );
+        let failure = run("echo '[1,Infinity]'", 10_000).unwrap_err();
+        assert_eq!(failure.kind, FailureKind::InvalidOutput);
+        assert!(
+            failure
+                .message
+                .starts_with("the oracle printed an incomplete or malformed array"),
+            "{}",
+            failure.message
         );
         assert!(run("printf '[1,'", 10_000)
             .unwrap_err()
@@ -268,6 +347,7 @@ mod tests {
             "{}",
             failure.message
         );
+        assert_eq!(failure.kind, FailureKind::Timeout);
         assert!(started.elapsed() < Duration::from_secs(5));
     }
 
@@ -287,10 +367,13 @@ mod tests {
                 .unwrap(),
             br#"[{"threw":true,"message":"case must be a JSON object"}]"#
         );
-        assert!(Oracle::InProcess
+        let refusal = Oracle::InProcess
             .run(b"{}", Duration::from_secs(60))
-            .unwrap_err()
-            .message
-            .contains("not a JSON array"));
+            .unwrap_err();
+        assert!(refusal.message.contains("not a JSON array"));
+        assert_eq!(refusal.kind, FailureKind::Crash);
+        assert_eq!(FailureKind::InvalidOutput.to_string(), "invalid-output");
+        assert_eq!(FailureKind::Crash.as_str(), "crash");
+        assert_eq!(FailureKind::Timeout.as_str(), "timeout");
     }
 }

@@ -5,9 +5,12 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::runner::{fuzz, in_process, BatchOracle, FuzzConfig, FuzzReport};
+use super::outcome::Outcome;
+use super::regression::{FileStatus, RegressionFile};
+use super::runner::{fuzz, BatchOracle, DivergenceGroup, FuzzConfig, FuzzReport};
+use super::tree::Node;
 use crate::diff::arrays::InputError;
-use crate::diff::oracle::Oracle;
+use crate::diff::oracle::{FailureKind, Oracle, OracleFailure};
 use crate::js::{to_json, JsString, Object, Value};
 use crate::ops::OPS;
 
@@ -45,19 +48,8 @@ struct TimedOracle {
 }
 
 impl BatchOracle for TimedOracle {
-    fn run(&self, batch: &[u8]) -> Result<Vec<u8>, String> {
-        self.oracle
-            .run(batch, self.timeout)
-            .map_err(|failure| match failure.stderr {
-                Some(stderr) if !stderr.trim().is_empty() => {
-                    format!(
-                        "{}; its stderr ends: {}",
-                        failure.message,
-                        stderr.trim_end()
-                    )
-                }
-                _ => failure.message,
-            })
+    fn run(&self, batch: &[u8]) -> Result<Vec<u8>, OracleFailure> {
+        self.oracle.run(batch, self.timeout)
     }
 }
 
@@ -92,8 +84,10 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
         .ok_or_else(|| format!("not a positive duration: {text:?}"))
 }
 
-/// Runs the session and writes its report; returns the exit status (0 no
-/// divergence, 1 divergences).
+/// Runs the session and writes its report, always, with its closing
+/// summary; returns the exit status: 0 no divergence, 1 divergences
+/// (failures of a side on some cases included), 2 the session stopped
+/// because a side fails even on the empty batch `[]`.
 pub fn fuzz_command(
     args: &FuzzArgs,
     mut out: impl Write,
@@ -132,15 +126,16 @@ pub fn fuzz_command(
         oracle: Oracle::Command(args.left.clone()),
         timeout: args.timeout,
     };
-    let right_command = args.right.clone().map(|command| TimedOracle {
-        oracle: Oracle::Command(command),
+    // Our own oracle runs on a thread under the same timeout, so that even
+    // a hang of ours is a finding rather than the end of the session.
+    let right = TimedOracle {
+        oracle: args
+            .right
+            .clone()
+            .map_or(Oracle::InProcess, Oracle::Command),
         timeout: args.timeout,
-    });
-    let right: &dyn BatchOracle = match &right_command {
-        Some(oracle) => oracle,
-        None => &in_process,
     };
-    let report = fuzz(&config, &left, right, progress).map_err(InputError::new)?;
+    let report = fuzz(&config, &left, &right, progress).map_err(InputError::new)?;
     if args.json {
         out.write_all(&to_json(&report_value(&report, seed)))?;
         out.write_all(b"\n")?;
@@ -148,11 +143,110 @@ pub fn fuzz_command(
         write_human(&report, seed, args, &mut out)?;
     }
     out.flush()?;
-    Ok(if report.groups.is_empty() { 0 } else { 1 })
+    Ok(if report.stopped.is_some() {
+        2
+    } else if report.groups.is_empty() {
+        0
+    } else {
+        1
+    })
 }
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// At most this much of a together group's result array is shown.
+const SHOWN: usize = 600;
+
+fn cut(text: String) -> String {
+    match text.char_indices().nth(SHOWN) {
+        Some((at, _)) => format!("{}… ({} bytes in all)", &text[..at], text.len()),
+        None => text,
+    }
+}
+
+/// The last few lines of an oracle's stderr, for a human report.
+fn stderr_lines(failure: &OracleFailure) -> Vec<&str> {
+    let lines: Vec<&str> = failure
+        .stderr
+        .as_deref()
+        .unwrap_or("")
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .collect();
+    lines[lines.len().saturating_sub(5)..].to_vec()
+}
+
+fn write_outcome(out: &mut impl Write, label: &str, outcome: &Outcome) -> std::io::Result<()> {
+    match outcome {
+        Ok(bytes) => writeln!(out, "    {label:<10} {}", cut(text(bytes))),
+        Err(failure) => {
+            writeln!(out, "    {label:<10} {}: {}", failure.kind, failure.message)?;
+            for line in stderr_lines(failure) {
+                writeln!(out, "               | {line}")?;
+            }
+            Ok(())
+        }
+    }
+}
+
+fn write_file_line(out: &mut impl Write, file: &RegressionFile) -> std::io::Result<()> {
+    let path = file.path.display();
+    match &file.status {
+        FileStatus::Written => writeln!(out, "    written:   {path}"),
+        FileStatus::Unchanged => writeln!(out, "    kept:      {path} (already there)"),
+        FileStatus::SameCase => writeln!(
+            out,
+            "    kept:      {path} (the same case, found before under another name)"
+        ),
+        FileStatus::Differs => writeln!(
+            out,
+            "    not written: {path} exists with other content; left as it is"
+        ),
+        FileStatus::Failed(message) => writeln!(out, "    not written: {message}"),
+    }
+}
+
+fn write_group(out: &mut impl Write, group: &DivergenceGroup) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "DIVERGENCE {} ({} case{})",
+        group.signature,
+        group.cases,
+        if group.cases == 1 { "" } else { "s" }
+    )?;
+    if group.together {
+        let count = match &group.minimized {
+            Node::Array(cases) => cases.len(),
+            _ => 1,
+        };
+        writeln!(
+            out,
+            "    together:  {count} cases fail as one batch, yet each half of them passes alone (not minimized)"
+        )?;
+        writeln!(
+            out,
+            "    cases:     {}",
+            cut(text(&group.minimized.to_text()))
+        )?;
+    } else {
+        writeln!(out, "    minimized: {}", text(&group.minimized.to_text()))?;
+    }
+    if group.kind.is_none() {
+        let at = match group.pointer.as_deref() {
+            None => "(same value, different bytes)",
+            Some("") => "(root)",
+            Some(pointer) => pointer,
+        };
+        writeln!(out, "    at:        {at}")?;
+    }
+    write_outcome(out, "left:", &group.left)?;
+    write_outcome(out, "right:", &group.right)?;
+    if let Some(file) = &group.file {
+        write_file_line(out, file)?;
+    }
+    Ok(())
 }
 
 fn write_human(
@@ -162,39 +256,26 @@ fn write_human(
     out: &mut impl Write,
 ) -> std::io::Result<()> {
     let right = args.right.as_deref().unwrap_or("our oracle (in-process)");
-    for group in report.groups.iter().filter(|_| !args.quiet) {
-        writeln!(
-            out,
-            "DIVERGENCE {} ({} case{})",
-            group.signature,
-            group.cases,
-            if group.cases == 1 { "" } else { "s" }
-        )?;
-        writeln!(out, "    minimized: {}", text(&group.minimized.to_text()))?;
-        writeln!(
-            out,
-            "    at:        {}",
-            group
-                .pointer
-                .as_deref()
-                .map_or("(same value, different bytes)".to_owned(), |p| {
-                    if p.is_empty() {
-                        "(root)".into()
-                    } else {
-                        p.to_owned()
-                    }
-                })
-        )?;
-        writeln!(out, "    left:      {}", text(&group.left))?;
-        writeln!(out, "    right:     {}", text(&group.right))?;
-        if let Some(file) = &group.file {
-            writeln!(out, "    written:   {}", file.display())?;
+    if !args.quiet {
+        for group in &report.groups {
+            write_group(out, group)?;
+        }
+        if let Some(broken) = &report.stopped {
+            writeln!(
+                out,
+                "STOPPED the {} oracle fails even on an empty batch `[]`, so no case can be compared: {}: {}",
+                broken.side.name(),
+                broken.failure.kind,
+                broken.failure.message
+            )?;
+            for line in stderr_lines(&broken.failure) {
+                writeln!(out, "    | {line}")?;
+            }
         }
     }
-    let diverged: usize = report.groups.iter().map(|g| g.cases).sum();
+    let diverged = report.diverged();
     let seconds = report.elapsed.as_secs_f64();
-    writeln!(
-        out,
+    let mut line = format!(
         "fuzz: seed {seed}: {} cases in {seconds:.1} s ({:.0}/s), left `{}` vs right `{right}`: {} diverged, {} signature{}",
         report.cases,
         report.cases as f64 / seconds.max(1e-9),
@@ -202,41 +283,99 @@ fn write_human(
         diverged,
         report.groups.len(),
         if report.groups.len() == 1 { "" } else { "s" },
-    )
+    );
+    if report.failed_batches > 0 {
+        line.push_str(&format!(
+            ", {} failed batch run{} bisected in {} runs",
+            report.failed_batches,
+            if report.failed_batches == 1 { "" } else { "s" },
+            report.bisect_runs
+        ));
+    }
+    if let Some(broken) = &report.stopped {
+        line.push_str(&format!(
+            ", stopped: the {} oracle is broken",
+            broken.side.name()
+        ));
+    }
+    writeln!(out, "{line}")
+}
+
+fn failure_value(failure: &OracleFailure) -> Value {
+    crate::js_object! {
+        "kind" => failure.kind.as_str(),
+        "message" => failure.message.as_str(),
+        "stderr" => failure.stderr.as_deref().map_or(Value::Null, Value::from),
+    }
+}
+
+fn group_value(group: &DivergenceGroup) -> Value {
+    let mut object = Object::new();
+    object.insert("signature", Value::from(group.signature.as_str()));
+    object.insert(
+        "kind",
+        Value::from(group.kind.map_or("value", FailureKind::as_str)),
+    );
+    object.insert("together", Value::Bool(group.together));
+    object.insert("cases", Value::from(group.cases as f64));
+    object.insert(
+        "minimized",
+        Value::from(JsString::from(text(&group.minimized.to_text()))),
+    );
+    object.insert(
+        "pointer",
+        group.pointer.as_deref().map_or(Value::Null, Value::from),
+    );
+    for (name, outcome) in [("left", &group.left), ("right", &group.right)] {
+        object.insert(
+            name,
+            outcome
+                .as_ref()
+                .map_or(Value::Null, |bytes| Value::from(text(bytes))),
+        );
+        object.insert(
+            format!("{name}Failure").as_str(),
+            outcome.as_ref().err().map_or(Value::Null, failure_value),
+        );
+    }
+    let file = group.file.as_ref();
+    object.insert(
+        "file",
+        file.map_or(Value::Null, |file| {
+            Value::from(file.path.display().to_string())
+        }),
+    );
+    object.insert(
+        "fileStatus",
+        file.map_or(Value::Null, |file| Value::from(file.status.as_str())),
+    );
+    object.insert(
+        "fileMessage",
+        match file.map(|file| &file.status) {
+            Some(FileStatus::Failed(message)) => Value::from(message.as_str()),
+            _ => Value::Null,
+        },
+    );
+    Value::Object(object)
 }
 
 fn report_value(report: &FuzzReport, seed: u64) -> Value {
-    let groups = report
-        .groups
-        .iter()
-        .map(|group| {
-            let mut object = Object::new();
-            object.insert("signature", Value::from(group.signature.as_str()));
-            object.insert("cases", Value::from(group.cases as f64));
-            object.insert(
-                "minimized",
-                Value::from(JsString::from(text(&group.minimized.to_text()))),
-            );
-            object.insert(
-                "pointer",
-                group.pointer.as_deref().map_or(Value::Null, Value::from),
-            );
-            object.insert("left", Value::from(text(&group.left)));
-            object.insert("right", Value::from(text(&group.right)));
-            object.insert(
-                "file",
-                group
-                    .file
-                    .as_ref()
-                    .map_or(Value::Null, |file| Value::from(file.display().to_string())),
-            );
-            Value::Object(object)
-        })
-        .collect();
+    let groups = report.groups.iter().map(group_value).collect();
+    let stopped = report.stopped.as_ref().map_or(Value::Null, |broken| {
+        let mut value = failure_value(&broken.failure);
+        if let Value::Object(object) = &mut value {
+            object.insert("side", Value::from(broken.side.name()));
+        }
+        value
+    });
     crate::js_object! {
         "seed" => seed.to_string(),
         "cases" => report.cases as f64,
         "seconds" => report.elapsed.as_secs_f64(),
+        "failedBatches" => report.failed_batches as f64,
+        "bisectRuns" => report.bisect_runs as f64,
+        "minimizeRuns" => report.minimize_runs as f64,
+        "stopped" => stopped,
         "divergences" => Value::Array(groups),
     }
 }

@@ -32,6 +32,11 @@ impl Rng {
         low + self.below(high - low + 1)
     }
 
+    /// A double in `[0, 1)`, every one of its 2^53 steps equally likely.
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
     /// True one time in `n`.
     pub fn one_in(&mut self, n: usize) -> bool {
         self.below(n) == 0
@@ -61,5 +66,8 @@ mod tests {
         assert_ne!(Rng::new(8).next_u64(), draws[0]);
         let mut r = Rng::new(1);
         assert!((0..1000).all(|_| r.between(3, 5) >= 3 && r.between(3, 5) <= 5));
+        let units: Vec<f64> = (0..1000).map(|_| r.unit()).collect();
+        assert!(units.iter().all(|u| (0.0..1.0).contains(u)));
+        assert!(units.iter().any(|u| *u < 0.1) && units.iter().any(|u| *u > 0.9));
     }
 }

@@ -70,6 +70,9 @@ const TEXT_PIECES: &[&str] = &[
     "\u{fffd}",
 ];
 
+/// The largest pid Linux hands out (`pid_max` on 64-bit systems).
+const MAX_PID: f64 = 4_194_304.0;
+
 /// Numbers where implementations disagree most, spelled in several ways.
 const NUMBERS: &[&str] = &[
     "0",
@@ -200,6 +203,42 @@ impl Gen {
     /// A boundary number.
     pub fn number(&mut self) -> Node {
         Node::Number((*self.rng.pick(NUMBERS)).to_owned())
+    }
+
+    /// A random double in or around `low..=high`: anywhere in the range,
+    /// within a few units of either end, or up to a quarter of the span
+    /// outside it. Spelled as an integer, as a half (`1234.5`, where
+    /// rounding rules part ways), with one to three decimals (trailing
+    /// zeros kept: `7.50`), or with all the digits the double needs.
+    pub fn number_around(&mut self, low: f64, high: f64) -> Node {
+        let span = (high - low).abs().max(1.0);
+        let value = match self.rng.below(8) {
+            0 => low - 2.0 + 4.0 * self.rng.unit(),
+            1 => high - 2.0 + 4.0 * self.rng.unit(),
+            2 => low - span / 4.0 + span * 1.5 * self.rng.unit(),
+            _ => low + (high - low) * self.rng.unit(),
+        };
+        let text = match self.rng.below(4) {
+            0 => format!("{}", value.trunc()),
+            1 => format!("{}", value.trunc() + 0.5f64.copysign(value)),
+            2 => {
+                let digits = self.rng.between(1, 3);
+                format!("{value:.digits$}")
+            }
+            _ => format!("{value}"),
+        };
+        Node::Number(text)
+    }
+
+    /// A number for a field whose meaningful values lie in
+    /// `low..=high`: one of `boundaries` half the time, otherwise a
+    /// random double in or around the range ([`Gen::number_around`]).
+    pub fn number_in(&mut self, boundaries: &[&str], low: f64, high: f64) -> Node {
+        if self.rng.one_in(2) {
+            self.number_from(boundaries)
+        } else {
+            self.number_around(low, high)
+        }
     }
 
     /// One of these numbers, spelled as given.
@@ -366,6 +405,34 @@ mod tests {
                     .expect("valid JSON");
             }
         }
+    }
+
+    #[test]
+    fn random_numbers_fall_in_and_around_the_range_with_fractions() {
+        let mut gen = Gen::new(11);
+        let values: Vec<(String, f64)> = (0..4000)
+            .map(|_| match gen.number_around(1000.0, 600000.0) {
+                Node::Number(text) => {
+                    let value = text.parse::<f64>().unwrap();
+                    (text, value)
+                }
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        let inside = |v: f64| (1000.0..=600000.0).contains(&v);
+        let count = |f: &dyn Fn(&(String, f64)) -> bool| values.iter().filter(|x| f(x)).count();
+        assert!(count(&|(_, v)| inside(*v)) > 2500);
+        assert!(count(&|(_, v)| *v < 1000.0) > 100);
+        assert!(count(&|(_, v)| *v > 600000.0) > 100);
+        assert!(count(&|(_, v)| (998.0..=1002.0).contains(v)) > 200);
+        // Halves and other fractions at or above one half, where floor
+        // and round part ways, inside the range.
+        assert!(count(&|(t, v)| inside(*v) && t.ends_with(".5")) > 300);
+        assert!(count(&|(_, v)| inside(*v) && v.fract() > 0.5) > 300);
+        assert!(count(&|(t, _)| t.ends_with('0') && t.contains('.')) > 10);
+        assert!(values
+            .iter()
+            .all(|(t, _)| !t.contains('e') && !t.contains("inf")));
     }
 
     #[test]

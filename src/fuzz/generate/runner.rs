@@ -2,7 +2,7 @@
 //! handshake, worker output and the stillborn vocabulary (4.2–4.12,
 //! 4.14, 4.15).
 
-use super::{case_of, Gen};
+use super::{case_of, Gen, MAX_PID, NUMBERS};
 use crate::fuzz::tree::Node;
 use crate::js::JsString;
 use crate::ops::argv::{DROPPED_WITH_VALUE, KEPT_ALONE, KEPT_INLINE, KEPT_WITH_VALUE};
@@ -145,9 +145,13 @@ pub fn options(gen: &mut Gen) -> Node {
         let ports = Node::Array(
             (0..count)
                 .map(|_| {
-                    gen.number_from(&[
-                        "1", "80", "80.0", "8e3", "443", "65535", "65536", "0", "-1", "1.5",
-                    ])
+                    gen.number_in(
+                        &[
+                            "1", "80", "80.0", "8e3", "443", "65535", "65536", "0", "-1", "1.5",
+                        ],
+                        1.0,
+                        65535.0,
+                    )
                 })
                 .collect(),
         );
@@ -212,7 +216,7 @@ pub fn case(gen: &mut Gen, op: &str) -> Node {
         "envOverlay" => {
             let mut fields = vec![("options", options(gen))];
             if gen.rng.one_in(2) {
-                fields.push(("devServicesParentPid", gen.number()));
+                fields.push(("devServicesParentPid", gen.number_in(NUMBERS, 1.0, MAX_PID)));
             }
             if gen.rng.one_in(2) {
                 let key = gen.word(&["sk-1", ""]);
@@ -265,12 +269,14 @@ pub fn case(gen: &mut Gen, op: &str) -> Node {
                 message.push(("kandanThreadId", id));
             }
             if gen.rng.one_in(2) {
-                message.push(("pid", gen.number()));
+                message.push(("pid", gen.number_in(NUMBERS, 1.0, MAX_PID)));
             }
             if gen.rng.one_in(2) {
                 message.push((
                     "protocolVersion",
-                    gen.or_wrong(3, |gen| gen.number_from(&["1", "1.0", "2", "0", "1e0"])),
+                    gen.or_wrong(3, |gen| {
+                        gen.number_in(&["1", "1.0", "2", "0", "1e0"], 0.0, 2.0)
+                    }),
                 ));
             }
             let message = gen.or_wrong(10, |_| Node::object(message));
@@ -291,12 +297,12 @@ pub fn case(gen: &mut Gen, op: &str) -> Node {
             case_of(op, vec![("message", message)])
         }
         "readyTimeoutMs" => {
-            let configured = gen.or_wrong(6, |gen| gen.number());
+            let configured = gen.or_wrong(6, |gen| gen.number_in(NUMBERS, 1000.0, 600000.0));
             case_of(op, vec![("configured", configured)])
         }
         "readyTimeoutError" => {
             let id = gen.or_wrong(4, |gen| gen.text());
-            let ms = gen.or_wrong(4, |gen| gen.number());
+            let ms = gen.or_wrong(4, |gen| gen.number_in(NUMBERS, 1000.0, 600000.0));
             case_of(op, vec![("kandanThreadId", id), ("timeoutMs", ms)])
         }
         "boundedOutput" => {
@@ -312,7 +318,9 @@ pub fn case(gen: &mut Gen, op: &str) -> Node {
             if gen.rng.one_in(2) {
                 fields.push((
                     "code",
-                    gen.or_wrong(5, |gen| gen.number_from(&["0", "1", "137", "-0", "1e21"])),
+                    gen.or_wrong(5, |gen| {
+                        gen.number_in(&["0", "1", "137", "-0", "1e21"], 0.0, 255.0)
+                    }),
                 ));
             }
             if gen.rng.one_in(2) {

@@ -3,7 +3,7 @@
 //! parser (4.13, 4.16–4.18, 4.22–4.26).
 
 use super::runner::long_text;
-use super::{case_of, Gen};
+use super::{case_of, Gen, MAX_PID};
 use crate::fuzz::tree::Node;
 use crate::js::JsString;
 use crate::ops::worker_args::scan::{FLAG_OPTIONS, VALUE_OPTIONS};
@@ -57,7 +57,10 @@ fn respawn_step(gen: &mut Gen) -> Node {
         ));
     }
     if gen.rng.one_in(2) {
-        step.push(("code", gen.number_from(&["0", "1", "137", "-0", "2.5"])));
+        step.push((
+            "code",
+            gen.number_in(&["0", "1", "137", "-0", "2.5"], 0.0, 255.0),
+        ));
     }
     if gen.rng.one_in(3) {
         step.push(("signal", gen.word(&["SIGTERM", "SIGKILL", ""])));
@@ -93,15 +96,21 @@ fn routing_step(gen: &mut Gen) -> Node {
 
 fn liveness_config(gen: &mut Gen) -> Node {
     let mut config = Vec::new();
-    for field in [
-        "pingIntervalMs",
-        "pongTimeoutMs",
-        "maxMissedPongs",
-        "probeTimeoutMs",
+    // The defaults are 15000, 10000, 2 and 5000; schedules step by a few
+    // units, so small values are where verdicts change.
+    for (field, high) in [
+        ("pingIntervalMs", 30.0),
+        ("pongTimeoutMs", 20.0),
+        ("maxMissedPongs", 5.0),
+        ("probeTimeoutMs", 10.0),
     ] {
         if !gen.rng.one_in(15) {
             let value = gen.or_wrong(15, |gen| {
-                gen.number_from(&["1", "2", "3", "5", "10", "1.5", "100", "0", "-1", "1e400"])
+                gen.number_in(
+                    &["1", "2", "3", "5", "10", "1.5", "100", "0", "-1", "1e400"],
+                    1.0,
+                    high,
+                )
             });
             config.push((field, value));
         }
@@ -130,7 +139,12 @@ fn liveness_schedule(gen: &mut Gen) -> Node {
         ]));
     }
     for _ in 0..gen.rng.below(14) {
-        now += [0.0, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0][gen.rng.below(7)];
+        now += if gen.rng.one_in(4) {
+            // A step with a random fraction: times like 7.3 + 2.6.
+            (gen.rng.unit() * 60.0).round() / 10.0
+        } else {
+            [0.0, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0][gen.rng.below(7)]
+        };
         let now_text = if now.fract() == 0.0 && gen.rng.one_in(2) {
             format!("{now:.1}")
         } else {
@@ -178,9 +192,13 @@ fn remote_config_members(gen: &mut Gen) -> Vec<(JsString, Node)> {
         g.strings(count, |g| g.word(&["/w", "/a", "/w", "rel"]))
     });
     add(gen, "heartbeatIntervalMs", 2, &|g| {
-        g.number_from(&[
-            "1000", "999", "300000", "300001", "15000", "1500.5", "1e3", "-0",
-        ])
+        g.number_in(
+            &[
+                "1000", "999", "300000", "300001", "15000", "1500.5", "1e3", "-0",
+            ],
+            1000.0,
+            300000.0,
+        )
     });
     add(gen, "labels", 2, &|g| {
         let members = (0..g.rng.below(3))
@@ -196,6 +214,13 @@ fn env_value(gen: &mut Gen, name: &str) -> Node {
         "LINZUMI_KANDAN_URL" => gen.word(&["https://k.test", "https://k.test/", "ftp://x", ""]),
         "LINZUMI_CWD" => gen.word(&["/w", "rel", ""]),
         "LINZUMI_ALLOWED_CWDS" => gen.word(&["/a:/b", "/a::/a", ":", "/a:rel", ""]),
+        "LINZUMI_HEARTBEAT_INTERVAL_MS" if gen.rng.one_in(2) => {
+            // Number(text) of a random double's spelling.
+            match gen.number_around(1000.0, 300000.0) {
+                Node::Number(text) => Node::str(&text),
+                other => other,
+            }
+        }
         "LINZUMI_HEARTBEAT_INTERVAL_MS" => {
             gen.word(&["15000", "0999", "1e3", "300001", "15000 ", "", "1000"])
         }
@@ -328,7 +353,11 @@ pub fn case(gen: &mut Gen, op: &str) -> Node {
             if gen.rng.one_in(2) {
                 fields.push((
                     "maxAttempts",
-                    gen.number_from(&["1", "2", "3", "10", "11", "0", "1.5", "-1", "1e400", "4"]),
+                    gen.number_in(
+                        &["1", "2", "3", "10", "11", "0", "1.5", "-1", "1e400", "4"],
+                        1.0,
+                        10.0,
+                    ),
                 ));
             }
             case_of(op, fields)
@@ -340,7 +369,7 @@ pub fn case(gen: &mut Gen, op: &str) -> Node {
             if gen.rng.one_in(2) {
                 fields.push((
                     "pid",
-                    gen.number_from(&["1", "4242", "0", "-1", "1.5", "1e21"]),
+                    gen.number_in(&["1", "4242", "0", "-1", "1.5", "1e21"], 1.0, MAX_PID),
                 ));
             }
             if gen.rng.one_in(2) {
