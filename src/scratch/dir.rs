@@ -157,36 +157,22 @@ impl ScratchDir {
                 }
             };
             state.live[at].held = Some((fd.as_raw_fd(), identity));
-            drop(state);
-            let made = ScratchDir {
-                scope: Arc::clone(scope),
-                id,
-                fd,
-                real_path: PathBuf::new(),
-                text: String::new(),
+            // Resolved under the lock too: a stop never comes in between.
+            return match real_path(&path) {
+                Ok(real_path) => Ok(ScratchDir {
+                    scope: Arc::clone(scope),
+                    id,
+                    fd,
+                    text: real_path.to_string_lossy().into_owned(),
+                    real_path,
+                }),
+                Err(message) => {
+                    remove_live(&state.live.swap_remove(at));
+                    Err(CreateError::Unavailable(message))
+                }
             };
-            return made.resolved(&path);
         }
         Err(unavailable(&io::Error::from_raw_os_error(libc::EEXIST)))
-    }
-
-    /// Resolves the directory to its real path (`D`), or removes it and
-    /// says why, as Node's `realpathSync.native` would.
-    fn resolved(mut self, path: &CStr) -> Result<ScratchDir, CreateError> {
-        match std::fs::canonicalize(OsStr::from_bytes(path.to_bytes())) {
-            Ok(real_path) => {
-                self.text = real_path.to_string_lossy().into_owned();
-                self.real_path = real_path;
-                Ok(self)
-            }
-            Err(error) => {
-                let (code, text) = libuv_error(&error);
-                let shown = path.to_string_lossy();
-                Err(CreateError::Unavailable(format!(
-                    "{code}: {text}, realpath '{shown}'"
-                )))
-            }
-        }
     }
 
     /// The real path of the directory.
@@ -203,6 +189,15 @@ impl ScratchDir {
     pub fn fd(&self) -> RawFd {
         self.fd.as_raw_fd()
     }
+}
+
+/// The real path (`D`) of a directory just made, or why not, as Node's
+/// `realpathSync.native` words it.
+fn real_path(path: &CStr) -> Result<PathBuf, String> {
+    std::fs::canonicalize(OsStr::from_bytes(path.to_bytes())).map_err(|error| {
+        let (code, text) = libuv_error(&error);
+        format!("{code}: {text}, realpath '{}'", path.to_string_lossy())
+    })
 }
 
 fn errno(error: &io::Error) -> i32 {

@@ -184,3 +184,40 @@ pub fn remove_all() {
         scope.stop();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scratch::dir::ScratchDir;
+    use crate::scratch::tmpdir::join;
+    use crate::scratch::SCRATCH_PREFIX;
+    use std::time::Duration;
+
+    #[test]
+    fn a_stop_racing_a_creation_waits_for_it_and_removes_it() {
+        let tmp = tempfile::tempdir().unwrap();
+        let template = join(tmp.path().to_str().unwrap(), SCRATCH_PREFIX);
+        let scope = ScratchScope::new();
+        let (exists, told) = std::sync::mpsc::channel();
+        let stopper = {
+            let scope = scope.clone();
+            std::thread::spawn(move || {
+                told.recv().unwrap();
+                scope.stop();
+            })
+        };
+        // The directory exists, not yet locked, when the stop comes.
+        let made = ScratchDir::create(&scope.inner, &template, &|_| {
+            exists.send(()).unwrap();
+            std::thread::sleep(Duration::from_millis(50));
+        })
+        .unwrap();
+        stopper.join().unwrap();
+        assert!(!made.path().exists(), "the stop found it and removed it");
+        assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0);
+        assert_eq!(
+            ScratchDir::create(&scope.inner, &template, &|_| {}).err(),
+            Some(crate::scratch::CreateError::Stopped)
+        );
+    }
+}
