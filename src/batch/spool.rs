@@ -104,7 +104,7 @@ impl Spool {
     pub fn copy_to(mut self, output: &mut impl Write) -> io::Result<()> {
         if let Some(mut file) = self.file.take() {
             file.rewind()?;
-            let mut chunk = vec![0; 256 * 1024];
+            let mut chunk = vec![0; 64 * 1024];
             loop {
                 let read = match file.read(&mut chunk) {
                     Ok(0) => break,
