@@ -68,6 +68,8 @@ pub struct Run {
 /// Runs a command with `input` on stdin to its end, and measures the peak
 /// resident memory of that process alone (wait4, not the children of the
 /// whole test binary).
+// The child is waited for with wait4, for its resource usage.
+#[allow(clippy::zombie_processes)]
 pub fn run_measured(command: &mut Command, input: &[u8]) -> Run {
     let mut child = command
         .stdin(Stdio::piped())
