@@ -152,7 +152,8 @@ fn settle_output() -> u8 {
     }
 }
 
-/// Writes to file descriptor 1, retrying when interrupted.
+/// Writes to file descriptor 1, retrying when interrupted, and waiting
+/// when a non-blocking descriptor (inherited so) is full.
 fn write_stdout(bytes: &[u8]) -> io::Result<usize> {
     loop {
         // SAFETY: writes from a valid slice to descriptor 1.
@@ -161,8 +162,10 @@ fn write_stdout(bytes: &[u8]) -> io::Result<usize> {
             return Ok(written as usize);
         }
         let error = io::Error::last_os_error();
-        if error.kind() != io::ErrorKind::Interrupted {
-            return Err(error);
+        match error.kind() {
+            io::ErrorKind::Interrupted => {}
+            io::ErrorKind::WouldBlock => wait_writable(),
+            _ => return Err(error),
         }
     }
 }
