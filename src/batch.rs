@@ -175,7 +175,7 @@ const BATCH_STACK_BYTES: usize = 64 * 1024 * 1024;
 /// reader of stdout went away, `| head`), 2 when the batch was refused
 /// (with one line on stderr), 1 when the results could not be written
 /// (stdout closed, full, failing) or the batch could not run. A signal
-/// ends the process itself (see [`stdio`]): 128 + the signal, and never 0
+/// ends the process itself (see batch/stdio.rs): 128 + the signal, never 0
 /// unless the results were out.
 pub fn run_stdio() -> u8 {
     if let Err(line) = stdio::check_standard_streams() {

@@ -52,7 +52,7 @@ fn signal_name(signal: i32) -> &'static str {
 static STDOUT_CLOSED_AT_START: AtomicBool = AtomicBool::new(false);
 
 /// Records, before Rust's runtime starts, whether stdout is closed: for a
-/// constructor in the binary (see [`STDOUT_CLOSED_AT_START`]).
+/// constructor in the binary (Rust's runtime hides a closed stdout).
 pub fn note_stdout_at_start() {
     if is_closed(1) {
         STDOUT_CLOSED_AT_START.store(true, Ordering::SeqCst);

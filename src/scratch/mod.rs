@@ -9,12 +9,12 @@
 //! path, and gets results with the path turned back into `$DIR`.
 //!
 //! Making, tracking and removing a directory's contents takes memory
-//! linear in the size of its `mkdirs` ([`layout`]) and a constant number
-//! of open files at any depth ([`remove`]). A directory is removed when
+//! linear in the size of its `mkdirs` (layout.rs) and a constant number
+//! of open files at any depth (remove.rs). A directory is removed when
 //! its thread ends, on drop while a panic unwinds, by [`remove_all`] or
 //! [`ScratchScope::stop`] from another thread (a signal handler's, a
 //! timeout's), and, when its process died without any of those, by the
-//! next process that needs one ([`collect`]).
+//! next process that needs one (collect.rs).
 //!
 //! This layer knows nothing of ops: it answers with a [`ScratchError`],
 //! which the ops turn into their results.

@@ -12,7 +12,7 @@
 //! the closest, after removing the directories the case does not make
 //! and making the ones that are missing. Anything unexpected (a failed removal, a panic mid-case)
 //! marks a directory's contents unknown, and it is emptied before its next
-//! case. What a directory holds is a [`Layout`], linear in the size of
+//! case. What a directory holds is a `Layout` (layout.rs), linear in the size of
 //! the entries that made it.
 
 use std::cell::RefCell;
