@@ -8,14 +8,19 @@
 //! must leave stdout empty, results reach the output only once the whole
 //! input has parsed.
 
-use std::fs::File;
-use std::io::{self, Read, Seek, Write};
+use std::io::{self, Read, Write};
 use std::panic::{self, AssertUnwindSafe};
 
 use crate::js::parse::ParseErrorKind;
 use crate::js::{write_value, JsonReader, ParseError, TextMode, Value};
 use crate::js_concat;
 use crate::ops::{self, threw};
+
+mod spool;
+mod stdio;
+
+pub use spool::{Spool, SPOOL_MEMORY_LIMIT};
+pub use stdio::note_stdout_at_start;
 
 /// The deepest nesting a batch may have, counting the batch array itself.
 /// The contract requires 1000; Node prints up to about 4100 levels.
@@ -98,60 +103,6 @@ pub fn run_case(case: &Value) -> Value {
     }
 }
 
-/// How much result text stays in memory before the spool moves to a file.
-const SPOOL_MEMORY_LIMIT: usize = 1024 * 1024;
-
-/// Result bytes held back until the input has parsed whole: in memory
-/// while small, in an anonymous temporary file beyond that.
-pub struct Spool {
-    memory: Vec<u8>,
-    file: Option<File>,
-}
-
-impl Spool {
-    /// An empty spool.
-    pub fn new() -> Self {
-        Spool {
-            memory: Vec::with_capacity(SPOOL_MEMORY_LIMIT + 64 * 1024),
-            file: None,
-        }
-    }
-
-    /// Where the next result is printed.
-    pub fn buffer(&mut self) -> &mut Vec<u8> {
-        &mut self.memory
-    }
-
-    /// Moves the in-memory part to the file once it is large.
-    pub fn relieve(&mut self) -> io::Result<()> {
-        if self.memory.len() < SPOOL_MEMORY_LIMIT {
-            return Ok(());
-        }
-        let file = match &mut self.file {
-            Some(file) => file,
-            None => self.file.insert(tempfile::tempfile()?),
-        };
-        file.write_all(&self.memory)?;
-        self.memory.clear();
-        Ok(())
-    }
-
-    /// Writes everything spooled to `output`.
-    pub fn copy_to(mut self, output: &mut impl Write) -> io::Result<()> {
-        if let Some(mut file) = self.file.take() {
-            file.rewind()?;
-            io::copy(&mut file, output)?;
-        }
-        output.write_all(&self.memory)
-    }
-}
-
-impl Default for Spool {
-    fn default() -> Self {
-        Spool::new()
-    }
-}
-
 /// Counts of what a batch did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct BatchSummary {
@@ -163,6 +114,16 @@ pub struct BatchSummary {
 /// result array to `output` (with no trailing newline) only when the input
 /// was a JSON array from its first byte to its last.
 pub fn run_batch(input: impl Read, output: &mut impl Write) -> Result<BatchSummary, BatchError> {
+    let (spool, summary) = read_batch(input)?;
+    spool.copy_to(output)?;
+    output.flush()?;
+    Ok(summary)
+}
+
+/// Reads the case array from `input` and runs its cases; returns the
+/// complete result array, held back in a [`Spool`], once the input has
+/// proved to be a JSON array from its first byte to its last.
+pub fn read_batch(input: impl Read) -> Result<(Spool, BatchSummary), BatchError> {
     let mut reader = JsonReader::new(input, TextMode::LossyUtf8).with_max_depth(MAX_BATCH_DEPTH);
     reader.skip_white_space().map_err(not_json)?;
     if reader.peek().map_err(not_json)? != Some(b'[') {
@@ -197,27 +158,42 @@ pub fn run_batch(input: impl Read, output: &mut impl Write) -> Result<BatchSumma
     }
     reader.expect_end().map_err(not_json)?;
     spool.buffer().push(b']');
-    spool.copy_to(output)?;
-    output.flush()?;
-    Ok(summary)
+    Ok((spool, summary))
 }
 
-/// The batch runs on a thread with a large stack: values nest up to
-/// [`MAX_BATCH_DEPTH`] levels, and printing and dropping them recurses.
-const BATCH_STACK_BYTES: usize = 256 * 1024 * 1024;
+/// The batch runs on a thread with a stack of its own: values nest up to
+/// [`MAX_BATCH_DEPTH`] levels, and JSON text that an op parses up to
+/// 100 000 (`OP_TEXT_MAX_DEPTH`); printing and dropping them recurses.
+/// Measured: 4 MiB runs the deepest batch, 16 MiB (release) and 32 MiB
+/// (debug) the deepest op text. The whole reservation counts against
+/// `ulimit -v`, so it stays small enough for batches to start under
+/// `ulimit -v 256M`.
+const BATCH_STACK_BYTES: usize = 64 * 1024 * 1024;
 
 /// Runs the batch protocol on the process's stdin and stdout, and returns
-/// the exit status: 0 when the result array was written (or the reader of
-/// stdout went away, `| head`), 2 when the batch was refused (with one
-/// line on stderr), 1 when the results could not be written.
+/// the exit status: 0 when the complete result array was written (or the
+/// reader of stdout went away, `| head`), 2 when the batch was refused
+/// (with one line on stderr), 1 when the results could not be written
+/// (stdout closed, full, failing) or the batch could not run. A signal
+/// ends the process itself (see batch/stdio.rs): 128 + the signal, never 0
+/// unless the results were out.
 pub fn run_stdio() -> u8 {
-    if let Err(error) = crate::scratch::remove_on_signals() {
+    if let Err(line) = stdio::check_standard_streams() {
+        say(&line);
+        return 1;
+    }
+    if let Err(error) = stdio::handle_signals() {
         say(&format!("cannot watch for signals: {error}"));
     }
     let worker = std::thread::Builder::new()
         .name("batch".into())
         .stack_size(BATCH_STACK_BYTES)
-        .spawn(|| run_batch(io::stdin().lock(), &mut io::stdout().lock()));
+        .spawn(|| -> Result<(), BatchError> {
+            let (spool, _) = read_batch(io::stdin().lock())?;
+            let mut stdout = stdio::Stdout::new(spool.len());
+            spool.copy_to(&mut stdout)?;
+            Ok(())
+        });
     let outcome = match worker {
         Ok(worker) => worker.join(),
         Err(error) => {
@@ -225,8 +201,15 @@ pub fn run_stdio() -> u8 {
             return 1;
         }
     };
+    if outcome.as_ref().map_or(true, Result::is_err) {
+        // A signal may be why (SIGXFSZ fails the write it interrupts):
+        // it decides the ending.
+        if let Some(signal) = stdio::received() {
+            stdio::end_on_signal(signal);
+        }
+    }
     match outcome {
-        Ok(Ok(_)) => 0,
+        Ok(Ok(())) => 0,
         Ok(Err(BatchError::Refused(refusal))) => {
             say(&refusal.to_string());
             2

@@ -9,7 +9,7 @@
 use std::fs;
 
 use super::argv::string_array;
-use super::outcome;
+use super::{outcome, threw};
 use crate::js::{JsResult, JsString, Value};
 use crate::scratch::{in_scratch, js_path};
 use crate::{js_concat, throw};
@@ -120,6 +120,7 @@ pub fn preflight_op(case: &Value) -> Value {
     in_scratch(case, |case, _dir| {
         outcome(preflight_failure(case.get("cwd"), case.get("allowedCwds")).map(Value::from))
     })
+    .unwrap_or_else(|error| threw(error.message()))
 }
 
 #[cfg(test)]

@@ -8,21 +8,33 @@
 //! than one made per case), sees `$DIR` in its strings replaced by that
 //! path, and gets results with the path turned back into `$DIR`.
 //!
-//! The directory is removed when its thread ends, on drop while a panic
-//! unwinds (it is a [`tempfile::TempDir`]), and by the signal handler of
-//! [`remove_on_signals`] when the process is interrupted.
+//! Making, tracking and removing a directory's contents takes memory
+//! linear in the size of its `mkdirs` (layout.rs) and a constant number
+//! of open files at any depth (remove.rs). A directory is removed when
+//! its thread ends, on drop while a panic unwinds, by [`remove_all`] or
+//! [`ScratchScope::stop`] from another thread (a signal handler's, a
+//! timeout's), and, when its process died without any of those, by the
+//! next process that needs one (collect.rs).
+//!
+//! This layer knows nothing of ops: it answers with a [`ScratchError`],
+//! which the ops turn into their results.
 
+mod collect;
 mod dir;
+mod layout;
+mod registry;
+mod remove;
 pub mod shape;
+mod tmpdir;
 
 use std::path::PathBuf;
 
-pub use dir::{remove_on_signals, ScratchDir};
+pub use dir::{CreateError, ScratchDir};
+pub use registry::{remove_all, ScratchScope};
 use shape::{with_shaped_scratch, ShapeError};
 
 use crate::js::{JsString, Object, Value};
 use crate::js_concat;
-use crate::ops::threw;
 
 /// The placeholder that stands for the scratch directory in cases and
 /// results.
@@ -30,6 +42,36 @@ pub const DIR_PLACEHOLDER: &str = "$DIR";
 
 /// The name prefix of every scratch directory.
 pub const SCRATCH_PREFIX: &str = "linzumi-worker-spawn-oracle-";
+
+/// Why a case could not run in a scratch directory. Its
+/// [`message`](Self::message) is the case's `threw` message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ScratchError {
+    /// `mkdirs` is neither unset nor an array.
+    NotAnArray,
+    /// This entry (shown as `str(entry)`) would leave the directory.
+    Escapes(JsString),
+    /// This entry could not be made.
+    NotCreated(JsString),
+    /// The directory itself could not be made (or its scope was stopped).
+    Unavailable(CreateError),
+}
+
+impl ScratchError {
+    /// The message of the case's `{"threw":true,"message":…}`.
+    pub fn message(&self) -> JsString {
+        match self {
+            ScratchError::NotAnArray => JsString::from("mkdirs must be an array"),
+            ScratchError::Escapes(shown) => {
+                js_concat!("mkdirs entry escapes the scratch directory: ", shown)
+            }
+            ScratchError::NotCreated(entry) => {
+                js_concat!("mkdirs entry could not be created: ", entry)
+            }
+            ScratchError::Unavailable(error) => JsString::from(error.to_string().as_str()),
+        }
+    }
+}
 
 /// Whether a `mkdirs` entry would leave the scratch directory: not a
 /// string, empty, absolute, or with a `..` segment.
@@ -45,18 +87,15 @@ fn escapes_scratch(entry: &Value) -> bool {
 }
 
 /// The refusal a case's `mkdirs` earns before anything is created.
-fn mkdirs_refusal(mkdirs: &Value) -> Option<Value> {
+fn mkdirs_refusal(mkdirs: &Value) -> Option<ScratchError> {
     if mkdirs.is_unset() {
         return None;
     }
     let Some(entries) = mkdirs.as_array() else {
-        return Some(threw("mkdirs must be an array"));
+        return Some(ScratchError::NotAnArray);
     };
     let escaping = entries.iter().find(|entry| escapes_scratch(entry))?;
-    Some(threw(js_concat!(
-        "mkdirs entry escapes the scratch directory: ",
-        escaping.to_js_string()
-    )))
+    Some(ScratchError::Escapes(escaping.to_js_string()))
 }
 
 /// The file-system path a JavaScript string names, as Node encodes it
@@ -94,10 +133,13 @@ pub fn replace_in_strings(value: &Value, from: &str, to: &str) -> Value {
 /// Runs an op in a scratch directory (contract 3): refuses bad `mkdirs`,
 /// makes the case's directories, substitutes `$DIR` into the case, runs
 /// `op` on it, and normalizes the result back to `$DIR`.
-pub fn in_scratch(case: &Value, op: impl FnOnce(&Value, &ScratchDir) -> Value) -> Value {
+pub fn in_scratch(
+    case: &Value,
+    op: impl FnOnce(&Value, &ScratchDir) -> Value,
+) -> Result<Value, ScratchError> {
     let mkdirs = case.get("mkdirs");
     if let Some(refusal) = mkdirs_refusal(mkdirs) {
-        return refusal;
+        return Err(refusal);
     }
     let entries: Vec<&JsString> = mkdirs
         .as_array()
@@ -110,15 +152,10 @@ pub fn in_scratch(case: &Value, op: impl FnOnce(&Value, &ScratchDir) -> Value) -
         let result = op(&case, dir);
         replace_in_strings(&result, dir.text(), DIR_PLACEHOLDER)
     });
-    match outcome {
-        Ok(result) => result,
-        Err(ShapeError::Entry(entry)) => {
-            threw(js_concat!("mkdirs entry could not be created: ", entry))
-        }
-        Err(ShapeError::Scratch(error)) => {
-            threw(format!("scratch directory could not be created: {error}"))
-        }
-    }
+    outcome.map_err(|error| match error {
+        ShapeError::Entry(entry) => ScratchError::NotCreated(entry),
+        ShapeError::Scratch(error) => ScratchError::Unavailable(error),
+    })
 }
 
 #[cfg(test)]
@@ -128,11 +165,13 @@ mod tests {
 
     #[test]
     fn mkdirs_that_escape_are_refused_before_anything_is_made() {
-        let refusal = |mkdirs: &str| json(&mkdirs_refusal(&value(mkdirs)).unwrap());
-        assert_eq!(
-            refusal("{}"),
-            r#"{"threw":true,"message":"mkdirs must be an array"}"#
-        );
+        let refusal = |mkdirs: &str| {
+            mkdirs_refusal(&value(mkdirs))
+                .unwrap()
+                .message()
+                .to_string()
+        };
+        assert_eq!(refusal("{}"), "mkdirs must be an array");
         for (mkdirs, shown) in [
             (r#"["a",""]"#, ""),
             (r#"["/etc"]"#, "/etc"),
@@ -143,9 +182,7 @@ mod tests {
         ] {
             assert_eq!(
                 refusal(mkdirs),
-                format!(
-                    r#"{{"threw":true,"message":"mkdirs entry escapes the scratch directory: {shown}"}}"#
-                )
+                format!("mkdirs entry escapes the scratch directory: {shown}")
             );
         }
         assert!(mkdirs_refusal(&value(r#"["a/b", "..a", "a..", "./x"]"#)).is_none());
@@ -159,9 +196,23 @@ mod tests {
         assert_eq!(json(&substituted), r#"{"1":"/d","/d":2,"x":["/d/a/d"]}"#);
     }
 
+    /// Runs `work` on a thread of its own whose scratch directories go in
+    /// a private temporary directory, and returns what it returned and
+    /// what that directory holds afterwards.
+    fn on_private_thread<T: Send + 'static>(
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> (T, usize) {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().to_path_buf();
+        let result = std::thread::spawn(move || tmpdir::with_private_tmpdir(&dir, work))
+            .join()
+            .unwrap();
+        (result, std::fs::read_dir(tmp.path()).unwrap().count())
+    }
+
     #[test]
     fn the_directory_exists_during_the_op_and_is_gone_with_its_thread() {
-        let seen = std::thread::spawn(|| {
+        let (seen, left) = on_private_thread(|| {
             let mut seen = PathBuf::new();
             let case = value(r#"{"mkdirs":["a/b","c"],"cwd":"$DIR/a/b"}"#);
             let result = in_scratch(&case, |case, dir| {
@@ -173,17 +224,16 @@ mod tests {
                 assert!(dir.text().contains(SCRATCH_PREFIX));
                 Value::from(cwd.as_str())
             });
-            assert_eq!(result, Value::from("$DIR/a/b"));
+            assert_eq!(result, Ok(Value::from("$DIR/a/b")));
             seen
-        })
-        .join()
-        .unwrap();
+        });
         assert!(!seen.as_os_str().is_empty() && !seen.exists());
+        assert_eq!(left, 0);
     }
 
     #[test]
     fn a_thread_whose_op_panicked_still_removes_its_directory() {
-        let seen = std::thread::spawn(|| {
+        let (seen, left) = on_private_thread(|| {
             let mut seen = PathBuf::new();
             let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 in_scratch(&value("{}"), |_, dir| {
@@ -193,21 +243,89 @@ mod tests {
             }));
             assert!(outcome.is_err());
             seen
-        })
-        .join()
-        .unwrap();
+        });
         assert!(!seen.as_os_str().is_empty() && !seen.exists());
+        assert_eq!(left, 0);
     }
 
     #[test]
     fn entries_that_cannot_be_created_are_reported() {
         let long = "n".repeat(300);
-        let result = in_scratch(&value(&format!(r#"{{"mkdirs":["{long}"]}}"#)), |_, _| {
-            Value::Null
+        let (result, left) = on_private_thread(move || {
+            in_scratch(&value(&format!(r#"{{"mkdirs":["{long}"]}}"#)), |_, _| {
+                Value::Null
+            })
         });
+        let long = "n".repeat(300);
         assert_eq!(
-            json(&result),
-            format!(r#"{{"threw":true,"message":"mkdirs entry could not be created: {long}"}}"#)
+            result.unwrap_err().message().to_string(),
+            format!("mkdirs entry could not be created: {long}")
         );
+        assert_eq!(left, 0);
+    }
+
+    #[test]
+    fn an_unusable_temporary_directory_is_worded_as_node_words_it() {
+        let tmp = tempfile::tempdir().unwrap();
+        let file = tmp.path().join("file");
+        std::fs::write(&file, b"x").unwrap();
+        for (dir, code) in [
+            (
+                tmp.path().join("missing"),
+                "ENOENT: no such file or directory",
+            ),
+            (file.clone(), "ENOTDIR: not a directory"),
+        ] {
+            let shown = dir.to_string_lossy().into_owned();
+            let result = std::thread::spawn(move || {
+                tmpdir::with_private_tmpdir(&dir, || in_scratch(&value("{}"), |_, _| Value::Null))
+            })
+            .join()
+            .unwrap();
+            assert_eq!(
+                result.unwrap_err().message().to_string(),
+                format!("{code}, mkdtemp '{shown}/{SCRATCH_PREFIX}XXXXXX'")
+            );
+        }
+        let (result, _) =
+            on_private_thread(|| in_scratch(&value(r#"{"mkdirs":7}"#), |_, _| Value::Null));
+        assert_eq!(result, Err(ScratchError::NotAnArray), "refusals come first");
+    }
+
+    #[test]
+    fn a_stopped_scope_removes_its_directories_and_makes_no_more() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().to_path_buf();
+        let scope = ScratchScope::new();
+        let runner = scope.clone();
+        let (made_tx, made_rx) = std::sync::mpsc::channel();
+        let (go_tx, go_rx) = std::sync::mpsc::channel::<()>();
+        let worker = std::thread::spawn(move || {
+            tmpdir::with_private_tmpdir(&dir, || {
+                runner.enter(|| {
+                    let mut made = PathBuf::new();
+                    let first = in_scratch(&value(r#"{"mkdirs":["a/b"]}"#), |_, d| {
+                        made = d.path().to_path_buf();
+                        Value::Null
+                    });
+                    made_tx.send(first.map(|_| made)).unwrap();
+                    go_rx.recv().unwrap();
+                    in_scratch(&value(r#"{"mkdirs":["c"]}"#), |_, _| Value::Null)
+                })
+            })
+        });
+        let path = made_rx.recv().unwrap().unwrap();
+        assert_eq!(scope.live(), 1);
+        assert!(path.join("a/b").is_dir());
+        scope.stop();
+        assert!(!path.exists());
+        assert!(scope.is_stopped());
+        go_tx.send(()).unwrap();
+        let second = worker.join().unwrap();
+        assert_eq!(
+            second.unwrap_err().message().to_string(),
+            "scratch directories were removed: the run was stopped"
+        );
+        assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0);
     }
 }

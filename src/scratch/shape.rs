@@ -12,66 +12,102 @@
 //! the closest, after removing the directories the case does not make
 //! and making the ones that are missing. Anything unexpected (a failed removal, a panic mid-case)
 //! marks a directory's contents unknown, and it is emptied before its next
-//! case.
+//! case. What a directory holds is a `Layout` (layout.rs), linear in the size of
+//! the entries that made it.
 
 use std::cell::RefCell;
-use std::collections::BTreeSet;
-use std::ffi::OsStr;
+use std::ffi::CString;
 use std::io;
-use std::os::unix::ffi::OsStrExt;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 
-use super::dir::ScratchDir;
-use super::js_path;
+use super::dir::{CreateError, ScratchDir};
+use super::layout::{components, leading, Entry, Layout};
+use super::registry::{self, Scope};
+use super::remove::{remove_contents, remove_tree_at};
+use super::tmpdir;
 use crate::js::JsString;
-
-/// A directory inside the scratch directory: its components, as the bytes
-/// that name them on disk.
-type RelativeDir = Vec<Vec<u8>>;
-
-/// The components of a `mkdirs` entry as `mkdir -p` of `path.join(D,
-/// entry)` sees them: empty and `.` segments dropped (entries with `..`
-/// were refused before).
-fn components(entry: &JsString) -> RelativeDir {
-    let path = js_path(entry);
-    let bytes = path.as_os_str().as_encoded_bytes();
-    bytes
-        .split(|&b| b == b'/')
-        .filter(|segment| !segment.is_empty() && *segment != b".")
-        .map(<[u8]>::to_vec)
-        .collect()
-}
-
-/// The on-disk path of a relative directory.
-fn path_of(dir: &ScratchDir, relative: &RelativeDir) -> std::path::PathBuf {
-    let mut path = dir.path().to_path_buf();
-    for component in relative {
-        path.push(OsStr::from_bytes(component));
-    }
-    path
-}
 
 /// The scratch directory of one thread and what it holds.
 pub struct ReusedScratch {
     dir: ScratchDir,
     /// The directories inside it, when known.
-    present: BTreeSet<RelativeDir>,
-    /// Whether `present` may be wrong.
+    layout: Layout,
+    /// Whether `layout` may be wrong.
     unknown: bool,
 }
 
 /// Why a case's directories could not be made.
 pub enum ShapeError {
     /// The scratch directory itself could not be made.
-    Scratch(io::Error),
+    Scratch(CreateError),
     /// This `mkdirs` entry could not be made.
     Entry(JsString),
 }
 
+/// Entries whose missing part is at most this deep are made by relative
+/// path from the scratch directory (one system call a directory); deeper
+/// ones by walking down from directory to directory, so that making an
+/// entry costs time linear in its depth, not quadratic.
+const SHALLOW: usize = 8;
+
+fn c_path(bytes: &[u8]) -> io::Result<CString> {
+    CString::new(bytes).map_err(|_| io::Error::from_raw_os_error(libc::EINVAL))
+}
+
+fn make_dir_at(dir: RawFd, name: &CString) -> io::Result<()> {
+    // SAFETY: a valid C string and descriptor; the result is checked.
+    if unsafe { libc::mkdirat(dir, name.as_ptr(), 0o777) } == 0 {
+        return Ok(());
+    }
+    let error = io::Error::last_os_error();
+    match error.raw_os_error() {
+        Some(libc::EEXIST) => Ok(()),
+        _ => Err(error),
+    }
+}
+
+fn open_path_at(dir: RawFd, name: &CString) -> io::Result<OwnedFd> {
+    let flags = libc::O_PATH | libc::O_DIRECTORY | libc::O_NOFOLLOW | libc::O_CLOEXEC;
+    // SAFETY: a valid C string and descriptor; the result is checked.
+    let fd = unsafe { libc::openat(dir, name.as_ptr(), flags) };
+    if fd < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: openat just returned it.
+    Ok(unsafe { OwnedFd::from_raw_fd(fd) })
+}
+
+/// `mkdir -p` of `path` inside `root`, whose first `known` components
+/// exist already.
+fn make_entry(root: RawFd, path: &[u8], known: usize) -> io::Result<()> {
+    let wanted = components(path);
+    if known >= wanted {
+        return Ok(());
+    }
+    if wanted - known <= SHALLOW {
+        for depth in known + 1..=wanted {
+            make_dir_at(root, &c_path(leading(path, depth))?)?;
+        }
+        return Ok(());
+    }
+    let mut here: Option<OwnedFd> = match known {
+        0 => None,
+        _ => Some(open_path_at(root, &c_path(leading(path, known))?)?),
+    };
+    for component in path.split(|&byte| byte == b'/').skip(known) {
+        let name = c_path(component)?;
+        let at = here.as_ref().map_or(root, AsRawFd::as_raw_fd);
+        make_dir_at(at, &name)?;
+        here = Some(open_path_at(at, &name)?);
+    }
+    Ok(())
+}
+
 impl ReusedScratch {
-    fn create() -> io::Result<ReusedScratch> {
+    fn create(scope: &std::sync::Arc<Scope>) -> Result<ReusedScratch, CreateError> {
         Ok(ReusedScratch {
-            dir: ScratchDir::create()?,
-            present: BTreeSet::new(),
+            dir: ScratchDir::create(scope, &tmpdir::template(), &|_| {})?,
+            layout: Layout::default(),
             unknown: false,
         })
     }
@@ -81,65 +117,55 @@ impl ReusedScratch {
         &self.dir
     }
 
-    /// Empties the directory.
-    fn empty(&mut self) -> io::Result<()> {
-        for entry in std::fs::read_dir(self.dir.path())? {
-            std::fs::remove_dir_all(entry?.path())?;
+    /// How many directories must go or come for this one to hold `keep`.
+    fn changes_for(&self, keep: &Layout) -> usize {
+        if self.unknown {
+            return usize::MAX;
         }
-        self.present.clear();
+        self.layout.changes_to(keep)
+    }
+
+    /// Removes the directories that `keep` does not hold (or everything,
+    /// when what is there is unknown).
+    fn prune(&mut self, keep: &Layout) -> io::Result<()> {
+        if !self.unknown {
+            let mut failed = false;
+            for root in self.layout.removals(keep) {
+                if remove_tree_at(self.dir.fd(), &c_path(root)?).is_err() {
+                    failed = true;
+                    break;
+                }
+            }
+            if !failed {
+                return Ok(());
+            }
+        }
+        self.unknown = true;
+        remove_contents(self.dir.fd())?;
+        self.layout = Layout::default();
         self.unknown = false;
         Ok(())
     }
 
-    /// How many directories must go or come for this one to hold `keep`.
-    fn changes_for(&self, keep: &BTreeSet<RelativeDir>) -> usize {
-        if self.unknown {
-            return usize::MAX;
-        }
-        self.present.symmetric_difference(keep).count()
-    }
-
     /// Makes the directory hold exactly what `mkdir -p` of each entry, in
-    /// order, would make in a fresh one (`keep`: every directory that
-    /// makes); or says which entry could not be made (the first, as in a
-    /// fresh directory).
-    fn shape(
-        &mut self,
-        entries: &[&JsString],
-        wanted: &[RelativeDir],
-        keep: &BTreeSet<RelativeDir>,
-    ) -> Result<(), ShapeError> {
-        if self.unknown {
-            self.empty().map_err(ShapeError::Scratch)?;
-        }
-        // Deepest first, so each directory is empty when it goes.
-        let mut extra: Vec<RelativeDir> = self.present.difference(keep).cloned().collect();
-        extra.sort_by_key(|dir| std::cmp::Reverse(dir.len()));
-        for dir in extra {
-            if std::fs::remove_dir(path_of(&self.dir, &dir)).is_err() {
-                self.unknown = true;
-                return self.shape(entries, wanted, keep);
+    /// order, would make in a fresh one (`keep`); or says which entry
+    /// could not be made (the first, as in a fresh directory).
+    /// Call after [`prune`](Self::prune).
+    fn shape(&mut self, entries: &[Entry], keep: Layout) -> Result<(), ShapeError> {
+        // What was there and is kept; entries made below add to it.
+        let before = std::mem::take(&mut self.layout);
+        self.unknown = true;
+        let dir_len = self.dir.text().len();
+        for entry in entries {
+            let fail = || ShapeError::Entry(entry.text.clone());
+            if entry.cannot_be_made(dir_len) {
+                return Err(fail());
             }
-            self.present.remove(&dir);
+            let known = before.depth_of(&entry.path);
+            make_entry(self.dir.fd(), &entry.path, known).map_err(|_| fail())?;
         }
-        for (entry, dir) in entries.iter().zip(wanted) {
-            for depth in 1..=dir.len() {
-                let prefix = dir[..depth].to_vec();
-                if self.present.contains(&prefix) {
-                    continue;
-                }
-                match std::fs::create_dir(path_of(&self.dir, &prefix)) {
-                    Ok(()) => {
-                        self.present.insert(prefix);
-                    }
-                    Err(error) if error.kind() == io::ErrorKind::AlreadyExists => {
-                        self.unknown = true;
-                        return self.shape(entries, wanted, keep);
-                    }
-                    Err(_) => return Err(ShapeError::Entry((*entry).clone())),
-                }
-            }
-        }
+        self.layout = keep;
+        self.unknown = false;
         Ok(())
     }
 }
@@ -151,18 +177,6 @@ thread_local! {
     static POOL: RefCell<Vec<ReusedScratch>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Every directory `mkdir -p` of each entry makes, and each entry's own.
-fn wanted_directories(entries: &[&JsString]) -> (Vec<RelativeDir>, BTreeSet<RelativeDir>) {
-    let wanted: Vec<RelativeDir> = entries.iter().map(|entry| components(entry)).collect();
-    let mut keep = BTreeSet::new();
-    for dir in &wanted {
-        for depth in 1..=dir.len() {
-            keep.insert(dir[..depth].to_vec());
-        }
-    }
-    (wanted, keep)
-}
-
 /// Runs `work` with one of this thread's scratch directories shaped for
 /// `entries`. While `work` runs the contents count as unknown, so a panic
 /// that unwinds out of it leaves that directory to be emptied before its
@@ -171,44 +185,87 @@ pub fn with_shaped_scratch<T>(
     entries: &[&JsString],
     work: impl FnOnce(&ScratchDir) -> T,
 ) -> Result<T, ShapeError> {
-    let (wanted, keep) = wanted_directories(entries);
+    let entries: Vec<Entry> = entries.iter().map(|entry| Entry::new(entry)).collect();
+    let keep = Layout::of(entries.iter().map(|entry| &entry.path[..]));
+    let scope = registry::current();
     POOL.with(|cell| {
         let mut pool = cell.borrow_mut();
-        let closest = pool
+        let exact = pool
             .iter()
-            .enumerate()
-            .map(|(at, scratch)| (scratch.changes_for(&keep), at))
-            .min();
-        // An exact match costs nothing; below the pool's size a new
-        // directory per layout keeps alternating layouts from reshaping
-        // one directory back and forth; beyond it, the closest is reshaped.
-        let at = match closest {
-            Some((0, at)) => at,
-            Some((_, at)) if pool.len() >= POOL_SIZE => at,
-            _ => {
-                pool.push(ReusedScratch::create().map_err(ShapeError::Scratch)?);
-                pool.len() - 1
+            .position(|scratch| !scratch.unknown && scratch.layout == keep);
+        if let Some(at) = exact {
+            let Some(filling) = scope.filling() else {
+                return Err(ShapeError::Scratch(CreateError::Stopped));
+            };
+            drop(filling);
+            // Its directories are all there, but an entry that names one
+            // of them by a path too long for the kernel still fails.
+            let dir_len = pool[at].dir.text().len();
+            if let Some(entry) = entries.iter().find(|entry| entry.cannot_be_made(dir_len)) {
+                return Err(ShapeError::Entry(entry.text.clone()));
             }
-        };
-        if let Err(error) = pool[at].shape(entries, &wanted, &keep) {
-            if let ShapeError::Scratch(_) = error {
-                // This directory is beyond repair: drop it (and remove it).
-                pool.remove(at);
-            }
-            return Err(error);
+            return Ok(run_in(&mut pool[at], work));
         }
-        let scratch = &mut pool[at];
-        scratch.unknown = true;
-        let result = work(&scratch.dir);
-        scratch.unknown = false;
-        Ok(result)
+        let mut keep = Some(keep);
+        // A directory that cannot be emptied is dropped, and the case gets
+        // a fresh one.
+        for retry in [false, true] {
+            // Below the pool's size a new directory per layout keeps
+            // alternating layouts from reshaping one directory back and
+            // forth; beyond it, the closest is reshaped.
+            let wanted = keep.as_ref().expect("taken only on the way out");
+            let at = if pool.len() < POOL_SIZE {
+                pool.push(ReusedScratch::create(&scope).map_err(ShapeError::Scratch)?);
+                pool.len() - 1
+            } else {
+                pool.iter()
+                    .enumerate()
+                    .map(|(at, scratch)| (scratch.changes_for(wanted), at))
+                    .min()
+                    .map_or(0, |(_, at)| at)
+            };
+            let Some(filling) = scope.filling() else {
+                return Err(ShapeError::Scratch(CreateError::Stopped));
+            };
+            let shaped = match pool[at].prune(wanted) {
+                Ok(()) => pool[at]
+                    .shape(&entries, keep.take().expect("kept until shaped"))
+                    .map(|()| at),
+                Err(error) => Err(ShapeError::Scratch(CreateError::Unavailable(format!(
+                    "the scratch directory could not be emptied: {error}"
+                )))),
+            };
+            drop(filling);
+            match shaped {
+                Ok(at) => return Ok(run_in(&mut pool[at], work)),
+                Err(ShapeError::Scratch(error)) => {
+                    // Beyond repair: drop it (which removes it).
+                    pool.remove(at);
+                    if retry {
+                        return Err(ShapeError::Scratch(error));
+                    }
+                }
+                Err(error) => return Err(error),
+            }
+        }
+        unreachable!("the second attempt returns")
     })
+}
+
+/// Runs a case's op in its shaped directory, whose contents count as
+/// unknown until it returns.
+fn run_in<T>(scratch: &mut ReusedScratch, work: impl FnOnce(&ScratchDir) -> T) -> T {
+    scratch.unknown = true;
+    let result = work(&scratch.dir);
+    scratch.unknown = false;
+    result
 }
 
 /// Removes this thread's scratch directories now (they also go when the
 /// thread ends).
 pub fn release_thread_scratch() {
-    POOL.with(|cell| cell.borrow_mut().clear());
+    let pooled = POOL.with(|cell| std::mem::take(&mut *cell.borrow_mut()));
+    drop(pooled);
 }
 
 #[cfg(test)]

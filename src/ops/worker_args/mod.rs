@@ -14,6 +14,7 @@ use std::collections::HashSet;
 use super::argv::{string_array, WORKER_COMMAND};
 use super::options::{EGRESS_MODES, EXECUTION_MODES};
 use super::preflight::{path_kind, PathKind};
+use super::threw;
 use crate::js::{parse_js_string, JsResult, JsString, Object, Value};
 use crate::scratch::in_scratch;
 use crate::{js_object, throw};
@@ -264,6 +265,7 @@ pub fn parse_worker_args_op(case: &Value) -> Value {
             Err(error) => js_object! { "threw" => error.message },
         }
     })
+    .unwrap_or_else(|error| threw(error.message()))
 }
 
 #[cfg(test)]
