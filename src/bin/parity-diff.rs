@@ -178,8 +178,7 @@ fn main_inner(cli: Cli) -> Result<u8, InputError> {
         ColorArg::Always => true,
         ColorArg::Never => false,
         ColorArg::Auto => {
-            io::stdout().is_terminal()
-                && std::env::var_os("NO_COLOR").map_or(true, |v| v.is_empty())
+            io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
         }
     };
     let format = match cli.format {
