@@ -12,6 +12,10 @@
 # that machine noise hits every contestant alike. The reference is
 # REFERENCE_ORACLE, or node ../shared/reference/worker-spawn-oracle.mjs
 # when it exists; without it, its rows are skipped.
+#
+# Exit status: 0 when every target is met (and our output is the
+# reference's); 1 when a target is missed; 2 when our output differs from
+# the reference's, whatever the timings.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -112,14 +116,18 @@ echo
 ours_one=$(one_case_ms "$ours")
 echo "one-case batch: ours ${ours_one} ms$( [ -n "$reference" ] && echo ", reference $(one_case_ms "$reference") ms")"
 
+differs=0
 if [ -n "$reference" ]; then
   for batch in light mixed; do
     if [ "${sums[$batch.ours]}" = "${sums[$batch.reference]}" ]; then
       echo "$batch: our output is byte-identical to the reference's"
     else
       echo "$batch: OUR OUTPUT DIFFERS FROM THE REFERENCE'S"
+      differs=1
     fi
   done
+else
+  echo "no reference (set REFERENCE_ORACLE): outputs not compared"
 fi
 
 echo
@@ -137,4 +145,8 @@ check "mixed batch at most 3x the floor (${mixed_ratio}x)" "$(awk -v r="$mixed_r
 check "peak memory on the light batch under 64 MiB (${light_peak_mib} MiB)" "$(awk -v p="$light_peak_mib" 'BEGIN { print (p < 64) }')"
 check "one-case batch under 5 ms (${ours_one} ms)" "$(awk -v t="$ours_one" 'BEGIN { print (t < 5) }')"
 [ "$scale" = 1 ] || echo "(BENCH_SCALE=$scale: targets are defined at full size)"
+if [ "$differs" = 1 ]; then
+  echo "bench: our output differs from the reference's (see above)" >&2
+  exit 2
+fi
 exit $status

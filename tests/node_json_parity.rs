@@ -4,7 +4,8 @@
 //! near-misses that are not JSON at all), `print(parse(text))` must be
 //! byte-identical to `JSON.stringify(JSON.parse(text))`, and both must
 //! refuse the same texts. The generated texts go to one `node` process
-//! per batch.
+//! per batch; the tests are ignored unless asked for, and then fail
+//! without node.
 
 mod support;
 
@@ -200,10 +201,9 @@ fn maybe_damaged_text() -> impl Strategy<Value = String> {
 }
 
 #[test]
+#[ignore = "needs node"]
 fn parse_then_print_matches_node_on_generated_texts() {
-    if !support::node_or_skip("parse_then_print_matches_node_on_generated_texts") {
-        return;
-    }
+    support::require_node();
     let mut runner = TestRunner::new(Config {
         cases: 12,
         failure_persistence: None,
@@ -222,10 +222,9 @@ fn parse_then_print_matches_node_on_generated_texts() {
 }
 
 #[test]
+#[ignore = "needs node"]
 fn random_doubles_print_as_node_prints_them() {
-    if !support::node_or_skip("random_doubles_print_as_node_prints_them") {
-        return;
-    }
+    support::require_node();
     let mut runner = TestRunner::new(Config {
         cases: 4,
         failure_persistence: None,

@@ -1,12 +1,22 @@
-//! The IPC frame reader and both halves on arbitrary messages: the
-//! scripted harnesses get one message per JSON line, never panic, and a
-//! frame that is read prints back as a frame of the same type.
+//! The IPC frame reader and both halves on arbitrary messages: a frame
+//! that is read prints as an object that reads back as the same frame;
+//! the scripted harnesses get one message per JSON line, never panic, and
+//! answer with their `{"sent":[…],"trace":[…]}` result.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use worker_spawn_oracle::ipc::frame::Frame;
 use worker_spawn_oracle::js::{parse, to_json, TextMode, Value};
 use worker_spawn_oracle::ops::run_op;
+
+/// Asserts that a harness answered with its result shape.
+fn assert_result(op: &str, result: &Value) {
+    assert!(
+        result.get("sent").as_array().is_some() && result.get("trace").as_array().is_some(),
+        "{op} answered {}",
+        String::from_utf8_lossy(&to_json(result))
+    );
+}
 
 fuzz_target!(|data: &[u8]| {
     let messages: Vec<Value> = data
@@ -16,9 +26,11 @@ fuzz_target!(|data: &[u8]| {
     for message in &messages {
         if let Some(frame) = Frame::parse(message) {
             let printed = frame.to_value();
-            let reread = Frame::parse(&printed).expect("a printed frame reads back");
-            assert_eq!(reread.type_name(), frame.type_name());
-            let _ = to_json(&printed);
+            assert_eq!(
+                Frame::parse(&printed),
+                Some(frame),
+                "a printed frame reads back"
+            );
         }
     }
     let steps = |kind: &str| -> Value {
@@ -29,8 +41,10 @@ fuzz_target!(|data: &[u8]| {
                 .collect(),
         )
     };
-    let worker = worker_spawn_oracle::js_object! { "op" => "ipcWorker", "script" => steps("parentMessage") };
-    let parent = worker_spawn_oracle::js_object! { "op" => "ipcParent", "script" => steps("childMessage") };
-    let _ = to_json(&run_op(&worker));
-    let _ = to_json(&run_op(&parent));
+    let worker =
+        worker_spawn_oracle::js_object! { "op" => "ipcWorker", "script" => steps("parentMessage") };
+    let parent =
+        worker_spawn_oracle::js_object! { "op" => "ipcParent", "script" => steps("childMessage") };
+    assert_result("ipcWorker", &run_op(&worker));
+    assert_result("ipcParent", &run_op(&parent));
 });

@@ -206,7 +206,7 @@ impl ReportFlags {
             ColorArg::Never => false,
             ColorArg::Auto => {
                 io::stdout().is_terminal()
-                    && std::env::var_os("NO_COLOR").map_or(true, |v| v.is_empty())
+                    && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
             }
         }
     }

@@ -127,9 +127,9 @@ impl Corpus {
     fn select(&self, files: Vec<(String, PathBuf)>) -> Vec<Entry> {
         files
             .into_iter()
-            .filter(|(name, _)| self.filter.as_ref().map_or(true, |glob| glob.matches(name)))
+            .filter(|(name, _)| self.filter.as_ref().is_none_or(|glob| glob.matches(name)))
             .enumerate()
-            .filter(|(position, _)| self.shard.map_or(true, |shard| shard.takes(*position)))
+            .filter(|(position, _)| self.shard.is_none_or(|shard| shard.takes(*position)))
             .map(|(_, (name, relative))| Entry {
                 name,
                 case_path: self.cases.join(&relative),

@@ -9,6 +9,8 @@
 //!   pretty-printing; [`textdiff`]: unified diffs of two elements.
 //! - [`redact`]: secrets kept out of reports; [`view`]: what a report
 //!   says about one case; [`report`]: human, JSON and JUnit reports.
+//! - [`lint`]: what a case file must not hold (placeholders, nameless or
+//!   twice-named cases, names of another op, repeated cases).
 
 pub mod arrays;
 pub mod bisect;
@@ -20,6 +22,7 @@ pub mod files;
 pub mod glob;
 pub mod golden;
 pub mod identity;
+pub mod lint;
 pub mod oracle;
 pub mod pointer;
 pub mod raw;

@@ -1,7 +1,15 @@
 //! Node.js's IPC channel (`stdio: [..., 'ipc']`, `serialization: 'json'`)
 //! seen from Rust: one compact JSON text plus `\n` per message, in each
 //! direction, over an AF_UNIX stream socket whose descriptor a child finds
-//! in `NODE_CHANNEL_FD` (see `/work/shared/notes/node-ipc.md`).
+//! in `NODE_CHANNEL_FD`. Node's side of it, in the nodejs/node sources:
+//! the framing is the `json` serializer of
+//! `lib/internal/child_process/serialization.js` (`JSON.stringify(m) +
+//! "\n"` out, split on `\n` in), and a child adopts the channel in
+//! `setupChildProcessIpcChannel` (`lib/internal/process/pre_execution.js`),
+//! which removes `NODE_CHANNEL_FD` and `NODE_CHANNEL_SERIALIZATION_MODE`
+//! from its environment. The option itself is `stdio`'s `'ipc'` in
+//! <https://nodejs.org/api/child_process.html#optionsstdio>; contract
+//! section 5 says how the process modes use it.
 //!
 //! - [`adopt_from_env`]: a child takes over the channel its parent made.
 //! - [`ChildChannel`]: a parent makes one for a child it spawns.

@@ -3,7 +3,7 @@
 //! Everything an op needs to behave as the JavaScript reference behaves:
 //! [`Value`] (what `JSON.parse` makes, plus `undefined`), [`JsString`]
 //! (UTF-16 code units, lone surrogates included), the reader
-//! ([`parse`](mod@parse)) and the printer ([`print`]) that are
+//! ([`parse`](mod@parse)) and the printer ([`print`](mod@print)) that are
 //! `JSON.parse` and `JSON.stringify` to the byte, and the conversions the
 //! contract names (`str`, `trim`, `Number.isInteger`).
 

@@ -16,7 +16,12 @@ use std::borrow::Cow;
 use std::fmt;
 
 /// A JavaScript string: UTF-16 code units stored as canonical WTF-8.
-#[derive(Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+///
+/// It has no `Ord`: ordering the WTF-8 bytes is not JavaScript's order,
+/// which compares UTF-16 code units (`"\u{FF61}" < "\u{1F600}"` by bytes,
+/// but the pair `D83D DE00` comes before `FF61` in JavaScript). Where order
+/// matters, compare [`JsString::to_utf16`].
+#[derive(Clone, Default, PartialEq, Eq, Hash)]
 pub struct JsString {
     bytes: Vec<u8>,
 }

@@ -8,7 +8,7 @@
 //! Each thread therefore keeps a few directories, and gives a case the one
 //! that needs the fewest changes: one already holding exactly its
 //! directories when a corpus repeats a layout (then nothing is touched),
-//! a new one while the thread has fewer than [`POOL_SIZE`], and otherwise
+//! a new one while the thread has fewer than `POOL_SIZE`, and otherwise
 //! the closest, after removing the directories the case does not make
 //! and making the ones that are missing. Anything unexpected (a failed removal, a panic mid-case)
 //! marks a directory's contents unknown, and it is emptied before its next

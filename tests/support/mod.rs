@@ -40,22 +40,37 @@ pub fn run_oracle(input: &[u8]) -> Output {
     run_with_stdin(&mut Command::new(oracle_binary()), input)
 }
 
+/// The README's test command, which runs the tests that need the
+/// reference or node (they are `#[ignore]`d otherwise).
+pub const FULL_TEST_COMMAND: &str = "REFERENCE_ORACLE=\"node ../shared/reference/worker-spawn-oracle.mjs\" cargo test --locked -- --include-ignored";
+
 /// The reference oracle command (`REFERENCE_ORACLE`, a shell command), if
-/// one is given. When it is given, tests that need it must run: they
-/// panic rather than skip if it cannot be used.
+/// one is given.
 pub fn reference_command() -> Option<String> {
     std::env::var("REFERENCE_ORACLE")
         .ok()
         .filter(|command| !command.trim().is_empty())
 }
 
-/// The reference oracle command, or `None` after printing why the calling
-/// test skips.
-pub fn reference_or_skip(test: &str) -> Option<String> {
-    let command = reference_command();
-    if command.is_none() {
-        eprintln!("SKIPPED {test}: REFERENCE_ORACLE is not set (export REFERENCE_ORACLE=\"node ../shared/reference/worker-spawn-oracle.mjs\")");
-    }
+/// The reference oracle command, for a test marked
+/// `#[ignore = "needs REFERENCE_ORACLE"]`. Such a test runs only when
+/// asked for, so a reference that is unset or does not work fails it
+/// (saying how to run it) rather than letting it pass unrun.
+pub fn require_reference() -> String {
+    let Some(command) = reference_command() else {
+        panic!(
+            "REFERENCE_ORACLE is not set, and this test compares with the reference oracle; run\n  {FULL_TEST_COMMAND}"
+        );
+    };
+    let probe = run_reference(&command, b"[]");
+    assert!(
+        probe.status.success() && probe.stdout == b"[]",
+        "REFERENCE_ORACLE={command:?} does not work (run from {}): on the batch [] it exited {:?}, printed {:?}, stderr {:?}",
+        repo_root().display(),
+        probe.status.code(),
+        String::from_utf8_lossy(&probe.stdout),
+        String::from_utf8_lossy(&probe.stderr).trim()
+    );
     command
 }
 
@@ -70,23 +85,18 @@ pub fn run_reference(command: &str, input: &[u8]) -> Output {
     )
 }
 
-/// Whether `node` runs here. Without it a test skips (saying why), unless
-/// a reference oracle was given, which promises node: then it fails.
-pub fn node_or_skip(test: &str) -> bool {
-    let works = Command::new("node")
+/// For a test marked `#[ignore = "needs node"]`: fails, saying so, unless
+/// `node` runs here.
+pub fn require_node() {
+    let ran = Command::new("node")
         .arg("--version")
         .stdout(Stdio::null())
         .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|status| status.success());
-    if !works {
-        assert!(
-            reference_command().is_none(),
-            "{test}: REFERENCE_ORACLE is set but node does not run"
-        );
-        eprintln!("SKIPPED {test}: node is not installed");
-    }
-    works
+        .status();
+    assert!(
+        ran.as_ref().is_ok_and(|status| status.success()),
+        "node does not run here ({ran:?}), and this test compares with Node itself: install Node.js 20 or newer"
+    );
 }
 
 /// Splits a JSON array into its elements' raw bytes.
