@@ -17,6 +17,7 @@ mod scan;
 mod tests;
 
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 
 use crate::js::{self, JsString, Value};
 
@@ -30,6 +31,9 @@ pub const MIN_SECRET_CHARS: usize = 4;
 /// Words that make a key, a flag or a variable name secret-named, found
 /// anywhere in the name with its case and punctuation dropped
 /// (`LINZUMI_RUNNER_TOKEN`, `forwardableOpenAiApiKey`, `--private-key`).
+/// [`is_secret_name_bytes`] spells them out by first letter, for speed;
+/// a test holds it to this list.
+#[cfg(test)]
 const SECRET_WORDS: [&str; 11] = [
     "token",
     "secret",
@@ -73,26 +77,58 @@ fn is_authorization(name: &str) -> bool {
 }
 
 /// [`is_secret_name`] over bytes (UTF-8 or WTF-8), without allocating:
-/// it runs for every key of every reported element.
+/// it runs for every key of every reported element and for every name
+/// the token patterns meet, so each word is tried only where its first
+/// letter stands.
 fn is_secret_name_bytes(name: &[u8]) -> bool {
-    squash(name, |squashed| {
-        SECRET_WORDS
-            .iter()
-            .any(|word| contains(squashed, word.as_bytes()))
-    }) || has_secret_segment(name)
+    let mut might_segment = false;
+    let found = squash(name, |squashed| {
+        (0..squashed.len()).any(|at| {
+            let rest = &squashed[at..];
+            // SECRET_WORDS, by first letter (a test keeps the two in step).
+            match rest[0] {
+                b't' => rest.starts_with(b"token"),
+                b's' => rest.starts_with(b"secret"),
+                b'p' => {
+                    rest.starts_with(b"password")
+                        || rest.starts_with(b"passwd")
+                        || rest.starts_with(b"passphrase")
+                        || rest.starts_with(b"privatekey")
+                }
+                b'a' => {
+                    might_segment |= rest.starts_with(b"auth");
+                    rest.starts_with(b"apikey")
+                        || rest.starts_with(b"accesskey")
+                        || rest.starts_with(b"authorization")
+                }
+                b'c' => rest.starts_with(b"credential"),
+                b'b' => rest.starts_with(b"bearer"),
+                _ => false,
+            }
+        })
+    });
+    found || (might_segment && has_secret_segment(name))
 }
 
-/// Calls `f` with the name's ASCII letters and digits, lowercased.
+/// Calls `f` with the name's ASCII letters and digits, lowercased (the
+/// first 256 of them). Most names are short: they are squashed into a
+/// small buffer.
 fn squash(name: &[u8], f: impl FnOnce(&[u8]) -> bool) -> bool {
-    let mut squashed = [0u8; 256];
-    let mut len = 0;
-    for &byte in name {
-        if byte.is_ascii_alphanumeric() && len < squashed.len() {
-            squashed[len] = byte.to_ascii_lowercase();
-            len += 1;
+    fn fill<'b>(name: &[u8], buffer: &'b mut [u8]) -> &'b [u8] {
+        let mut len = 0;
+        for &byte in name {
+            if byte.is_ascii_alphanumeric() && len < buffer.len() {
+                buffer[len] = byte.to_ascii_lowercase();
+                len += 1;
+            }
         }
+        &buffer[..len]
     }
-    f(&squashed[..len])
+    if name.len() <= 32 {
+        f(fill(name, &mut [0u8; 32]))
+    } else {
+        f(fill(name, &mut [0u8; 256]))
+    }
 }
 
 fn contains(haystack: &[u8], needle: &[u8]) -> bool {
@@ -212,10 +248,19 @@ impl Secrets {
 
     /// These secrets and the ones `found` adds (less the visible ones).
     fn with_found(&self, found: Vec<String>) -> Cow<'_, Secrets> {
-        if found.is_empty() {
+        // Most of what a text's patterns find is known already.
+        let known = |secret: &str| {
+            let secret = secret.trim();
+            self.plain
+                .binary_search_by(|plain| plain.as_str().cmp(secret))
+                .is_ok()
+                || self.visible.iter().any(|form| form == secret)
+        };
+        let fresh: Vec<String> = found.into_iter().filter(|secret| !known(secret)).collect();
+        if fresh.is_empty() {
             return Cow::Borrowed(self);
         }
-        let extra = Secrets::from_found(found);
+        let extra = Secrets::from_found(fresh);
         let is_new = |form: &String| !self.values.contains(form) && !self.visible.contains(form);
         if !extra.values.iter().any(is_new) {
             return Cow::Borrowed(self);
@@ -306,13 +351,7 @@ impl Secrets {
     /// taken as data: use [`Secrets::mask_json_text`] or
     /// [`Secrets::mask_quoted_text`] where it may hold the report's words.
     pub fn mask(&self, text: &str) -> String {
-        let mut out = Cow::Borrowed(text);
-        for secret in &self.values {
-            if out.contains(secret.as_str()) {
-                out = Cow::Owned(mask_words(&out, secret));
-            }
-        }
-        out.into_owned()
+        splice(text, &self.whole_words_in(text, None))
     }
 
     /// A JSON text (an element, a case, a value, cut or whole) with the
@@ -329,8 +368,7 @@ impl Secrets {
             return json.to_owned();
         }
         let bytes = json.as_bytes();
-        let mut out = String::with_capacity(json.len());
-        let mut copied = 0;
+        let mut literals = Vec::new();
         let mut at = 0;
         while at < bytes.len() {
             if bytes[at] != b'"' {
@@ -343,13 +381,37 @@ impl Secrets {
                 end += if bytes[end] == b'\\' { 2 } else { 1 };
             }
             let end = end.min(bytes.len());
-            out.push_str(&json[copied..start]);
-            out.push_str(&secrets.mask(&json[start..end]));
-            copied = end;
+            literals.push((start, end));
             at = end + 1;
         }
-        out.push_str(&json[copied..]);
-        out
+        splice(json, &secrets.whole_words_in(json, Some(&literals)))
+    }
+
+    /// Where the secrets stand as whole words in `text` (inside one of
+    /// `spans`, when given), sorted; where secrets overlap, the longer
+    /// one, tried first, wins. One search of the text per secret.
+    fn whole_words_in(&self, text: &str, spans: Option<&[(usize, usize)]>) -> Vec<(usize, usize)> {
+        let mut taken: BTreeMap<usize, usize> = BTreeMap::new();
+        for secret in &self.values {
+            for at in whole_words(text, secret) {
+                let end = at + secret.len();
+                let inside = match spans {
+                    None => true,
+                    Some(spans) => {
+                        let index = spans.partition_point(|&(start, _)| start <= at);
+                        index > 0 && spans[index - 1].1 >= end
+                    }
+                };
+                let overlaps = taken
+                    .range(..end)
+                    .next_back()
+                    .is_some_and(|(_, &taken_end)| taken_end > at);
+                if inside && !overlaps {
+                    taken.insert(at, end);
+                }
+            }
+        }
+        taken.into_iter().collect()
     }
 
     /// Free text quoted from elsewhere (an oracle's standard error) with
@@ -526,16 +588,15 @@ fn whole_words<'t>(text: &'t str, secret: &'t str) -> impl Iterator<Item = usize
         })
 }
 
-fn mask_words(text: &str, secret: &str) -> String {
+/// The text with each of the (sorted, disjoint) ranges replaced by the
+/// mask.
+fn splice(text: &str, ranges: &[(usize, usize)]) -> String {
     let mut out = String::with_capacity(text.len());
     let mut copied = 0;
-    for at in whole_words(text, secret) {
-        if at < copied {
-            continue;
-        }
-        out.push_str(&text[copied..at]);
+    for &(start, end) in ranges {
+        out.push_str(&text[copied..start]);
         out.push_str(MASK);
-        copied = at + secret.len();
+        copied = end;
     }
     out.push_str(&text[copied..]);
     out

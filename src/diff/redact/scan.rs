@@ -210,8 +210,10 @@ fn header(text: &str, at: usize, found: &mut Vec<String>) -> Option<usize> {
     while start > 0 && is_name_byte(bytes[start - 1]) {
         start -= 1;
     }
+    // A name in JSON quotes is a member's: [`structure`] reads those.
+    let json_key = bytes.get(name_end) == Some(&b'"');
     let name = &text[start..name_end];
-    if name.is_empty() || !is_secret_name(name) {
+    if json_key || name.is_empty() || !is_secret_name(name) {
         return None;
     }
     let mut from = at + 1;
@@ -338,7 +340,12 @@ fn structure(text: &str, depth: usize, found: &mut Vec<String>) {
                 if escaped && depth < MAX_NESTING {
                     scan_at(&decoded, depth + 1, found);
                 }
-                last_key_secret = is_secret_name(&decoded);
+                // Only a key (a string before `:`) needs its name read.
+                let colon_next = bytes[next.min(bytes.len())..]
+                    .iter()
+                    .find(|byte| !byte.is_ascii_whitespace())
+                    == Some(&b':');
+                last_key_secret = colon_next && is_secret_name(&decoded);
                 after_secret_flag =
                     decoded.starts_with('-') && !decoded.contains('=') && is_secret_flag(&decoded);
                 after_secret_key = false;

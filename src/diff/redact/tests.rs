@@ -33,6 +33,13 @@ fn secret_names() {
     ] {
         assert!(is_secret_name(name), "{name}");
     }
+    for word in SECRET_WORDS {
+        assert!(is_secret_name(word), "{word}");
+        assert!(
+            is_secret_name(&format!("x_{}_y", word.to_uppercase())),
+            "{word}"
+        );
+    }
     for name in [
         "cwd",
         "runnerId",
