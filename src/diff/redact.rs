@@ -71,9 +71,8 @@ pub fn is_secret_flag(flag: &str) -> bool {
 /// Whether a name is an `Authorization` header's, whose value is taken
 /// whatever it looks like.
 fn is_authorization(name: &str) -> bool {
-    squash(name.as_bytes(), |squashed| {
-        contains(squashed, b"authorization")
-    })
+    let name = name.as_bytes();
+    (0..name.len()).any(|at| squashed_starts_with(&name[at..], b"authorization"))
 }
 
 /// [`is_secret_name`] over bytes (UTF-8 or WTF-8), without allocating:
@@ -82,59 +81,46 @@ fn is_authorization(name: &str) -> bool {
 /// letter stands.
 fn is_secret_name_bytes(name: &[u8]) -> bool {
     let mut might_segment = false;
-    let found = squash(name, |squashed| {
-        (0..squashed.len()).any(|at| {
-            let rest = &squashed[at..];
-            // SECRET_WORDS, by first letter (a test keeps the two in step).
-            match rest[0] {
-                b't' => rest.starts_with(b"token"),
-                b's' => rest.starts_with(b"secret"),
-                b'p' => {
-                    rest.starts_with(b"password")
-                        || rest.starts_with(b"passwd")
-                        || rest.starts_with(b"passphrase")
-                        || rest.starts_with(b"privatekey")
-                }
-                b'a' => {
-                    might_segment |= rest.starts_with(b"auth");
-                    rest.starts_with(b"apikey")
-                        || rest.starts_with(b"accesskey")
-                        || rest.starts_with(b"authorization")
-                }
-                b'c' => rest.starts_with(b"credential"),
-                b'b' => rest.starts_with(b"bearer"),
-                _ => false,
+    for at in 0..name.len() {
+        let rest = &name[at..];
+        // SECRET_WORDS, by first letter (a test holds the two in step).
+        let words: &[&[u8]] = match rest[0].to_ascii_lowercase() {
+            b't' => &[b"token"],
+            b's' => &[b"secret"],
+            b'p' => &[b"password", b"passwd", b"passphrase", b"privatekey"],
+            b'a' => {
+                might_segment |= squashed_starts_with(rest, b"auth");
+                &[b"apikey", b"accesskey", b"authorization"]
             }
-        })
-    });
-    found || (might_segment && has_secret_segment(name))
-}
-
-/// Calls `f` with the name's ASCII letters and digits, lowercased (the
-/// first 256 of them). Most names are short: they are squashed into a
-/// small buffer.
-fn squash(name: &[u8], f: impl FnOnce(&[u8]) -> bool) -> bool {
-    fn fill<'b>(name: &[u8], buffer: &'b mut [u8]) -> &'b [u8] {
-        let mut len = 0;
-        for &byte in name {
-            if byte.is_ascii_alphanumeric() && len < buffer.len() {
-                buffer[len] = byte.to_ascii_lowercase();
-                len += 1;
-            }
+            b'c' => &[b"credential"],
+            b'b' => &[b"bearer"],
+            _ => continue,
+        };
+        if words.iter().any(|word| squashed_starts_with(rest, word)) {
+            return true;
         }
-        &buffer[..len]
     }
-    if name.len() <= 32 {
-        f(fill(name, &mut [0u8; 32]))
-    } else {
-        f(fill(name, &mut [0u8; 256]))
-    }
+    might_segment && has_secret_segment(name)
 }
 
-fn contains(haystack: &[u8], needle: &[u8]) -> bool {
-    haystack
-        .windows(needle.len())
-        .any(|window| window == needle)
+/// Whether `name`, its case and everything but ASCII letters and digits
+/// dropped, starts with `word` (lowercase): `Api_Key` starts with
+/// `apikey`.
+fn squashed_starts_with(name: &[u8], word: &[u8]) -> bool {
+    let mut matched = 0;
+    for &byte in name {
+        if matched == word.len() {
+            break;
+        }
+        if !byte.is_ascii_alphanumeric() {
+            continue;
+        }
+        if byte.to_ascii_lowercase() != word[matched] {
+            return false;
+        }
+        matched += 1;
+    }
+    matched == word.len()
 }
 
 /// Whether a word of the name (split at punctuation and where a small
@@ -490,7 +476,7 @@ fn harvest_into<'v>(values: impl IntoIterator<Item = &'v Value>, found: &mut Vec
                         if after_flag {
                             found.push(text.clone().into_owned());
                         }
-                        after_flag = !text.contains('=') && is_secret_flag(&text);
+                        after_flag = is_secret_flag(&text) && !text.contains('=');
                     } else {
                         after_flag = false;
                     }

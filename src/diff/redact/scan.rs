@@ -31,6 +31,17 @@ pub(super) fn scan_text(text: &str, found: &mut Vec<String>) {
 }
 
 fn scan_at(text: &str, depth: usize, found: &mut Vec<String>) {
+    // Every pattern needs one of these between a name and its value;
+    // most strings of a result (`--cwd`, `/home/x`, `pub-r`) have none.
+    let separated = text.bytes().any(|byte| {
+        matches!(
+            byte,
+            b'=' | b':' | b'"' | b'\'' | b',' | b'\\' | b' ' | b'\t'
+        )
+    });
+    if !separated {
+        return;
+    }
     free_text(text, found);
     if text.contains('"') {
         structure(text, depth, found);
