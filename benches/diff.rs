@@ -4,6 +4,9 @@
 //! result files for each scenario; `cargo bench --bench diff -- baseline
 //! A B` reads two files and parses each into `serde_json::Value`, the
 //! yardstick the comparison is held to (at most twice its time).
+//! `cargo bench --bench diff -- redact COUNT` times the redaction a
+//! failing case costs (harvest, the divergence's exceptions, and masking
+//! the input, both elements and a stderr) over COUNT failing cases.
 
 use std::fs;
 use std::io::{BufWriter, Write};
@@ -102,6 +105,52 @@ fn baseline(a: &Path, b: &Path) {
     );
 }
 
+/// What the report of one failing case asks of `diff::redact`: the
+/// secrets of the case and both elements, the ones to keep masked while
+/// showing the differing values, then every quoted text masked.
+fn redact(count: usize) {
+    use worker_spawn_oracle::diff::redact::Secrets;
+    use worker_spawn_oracle::js::{parse, TextMode, Value};
+    let read = |text: &str| parse(text.as_bytes(), TextMode::LossyUtf8).expect("parse");
+    let mut triples = Vec::with_capacity(count.min(1000));
+    for n in 0..count.min(1000) {
+        let case = format!(
+            r#"{{"op":"cliArgs","name":"case {n}","options":{{"kandanUrl":"https://kandan.test","token":"pub-token-{n}","runnerId":"pub-runner","kandanThreadId":"pub-thread-{n}","cwd":"/home/pub/project","codexBin":"codex","runtimeDefaults":{{"model":"m","apiToken":"rt-{n}"}}}}}}"#
+        );
+        let golden = element(n * 4);
+        let actual = different(n * 4);
+        triples.push((
+            read(&case),
+            read(&golden),
+            read(&actual),
+            case,
+            golden,
+            actual,
+        ));
+    }
+    let stderr = "Traceback (most recent call last):\n  File \"port.py\", line 12, in main\nValueError: bad option at pub-token-7\n";
+    let started = Instant::now();
+    let mut masked = 0;
+    for n in 0..count {
+        let (case, golden, actual, case_text, golden_text, actual_text) =
+            &triples[n % triples.len()];
+        let shown = [Value::from("pub"), Value::from("PUB")];
+        let secrets = Secrets::harvest([case, golden, actual]).for_divergence(
+            Some(golden),
+            Some(actual),
+            &shown,
+        );
+        masked += secrets.mask_json_text(case_text).len();
+        masked += secrets.mask_json_text(golden_text).len();
+        masked += secrets.mask_json_text(actual_text).len();
+        masked += secrets.mask_quoted_text(stderr).len();
+    }
+    eprintln!(
+        "redact: {count} failing cases in {:?} ({masked} bytes masked)",
+        started.elapsed()
+    );
+}
+
 fn main() {
     let args: Vec<String> = std::env::args()
         .skip(1)
@@ -110,9 +159,10 @@ fn main() {
     match args.iter().map(String::as_str).collect::<Vec<_>>()[..] {
         ["generate", dir, count] => generate(Path::new(dir), count.parse().expect("COUNT")),
         ["baseline", a, b] => baseline(Path::new(a), Path::new(b)),
+        ["redact", count] => redact(count.parse().expect("COUNT")),
         [] => eprintln!("run scripts/bench-diff.sh"),
         _ => {
-            eprintln!("usage: diff generate DIR COUNT | diff baseline A B");
+            eprintln!("usage: diff generate DIR COUNT | diff baseline A B | diff redact COUNT");
             std::process::exit(2);
         }
     }

@@ -172,7 +172,7 @@ fn bless_file(entry: &Entry, args: &BlessArgs) -> Status {
             let secrets = Secrets::of_case_file(&case_bytes);
             return error(
                 failure.message,
-                failure.stderr.map(|text| secrets.mask(&text)),
+                failure.stderr.map(|text| secrets.mask_quoted_text(&text)),
             );
         }
     };

@@ -256,7 +256,7 @@ fn run_file<W: std::io::Write>(
             let secrets = Secrets::of_case_file(&case_bytes);
             return Ok(Err(Problem::Error {
                 message: failure.message,
-                stderr: failure.stderr.map(|text| secrets.mask(&text)),
+                stderr: failure.stderr.map(|text| secrets.mask_quoted_text(&text)),
                 skipped: golden.len(),
             }));
         }

@@ -1,0 +1,163 @@
+//! Secrets stay out of every report: an oracle echoing a case file nobody
+//! can read, and a golden argv shifted by one element (issue 14, item 10).
+
+#[path = "parity_diff_support/mod.rs"]
+mod support;
+
+use support::{golden_of, write, Corpus, Ran};
+
+/// The planted token number `n`: distinct, and shaped like a token.
+fn token(n: usize) -> String {
+    format!("plant-{n:02}-q7Zx")
+}
+
+/// A case file holding 26 tokens in every form redaction documents, with
+/// a trailing comma, so that no case of it can be read.
+fn broken_case_file() -> String {
+    let t: Vec<String> = (1..=26).map(token).collect();
+    let cases = [
+        format!(
+            r#"{{"op":"cliArgs","options":{{"kandanUrl":"https://user:{}@kandan.test/","token":"{}","linzumiAgentMcpToken":"{}","runnerId":"r","kandanThreadId":"th","cwd":"/w","codexBin":"codex"}}}}"#,
+            t[0], t[1], t[2]
+        ),
+        format!(
+            r#"{{"op":"envOverlay","options":{{}},"forwardableOpenAiApiKey":"{}"}}"#,
+            t[3]
+        ),
+        format!(
+            r#"{{"op":"redactedCliArgs","args":["--token","{}","--token={}","--linzumi-agent-mcp-token","{}","--linzumi-agent-mcp-token={}"]}}"#,
+            t[4], t[5], t[6], t[7]
+        ),
+        format!(
+            r#"{{"op":"redactedCliArgs","args":["--bearer","{}","--bearer={}","-t","{}","--auth","{}","--auth={}","--private-key","{}","--private-key={}"]}}"#,
+            t[8], t[9], t[10], t[11], t[12], t[13], t[14]
+        ),
+        format!(
+            r#"{{"op":"parseWorkerArgs","args":["thread-codex-worker","--runtime-defaults","{{\"model\":\"m\",\"apiToken\":\"{}\"}}"],"env":{{"LINZUMI_RUNNER_TOKEN":"{}","LINZUMI_AGENT_MCP_TOKEN":"{}","OPENAI_API_KEY":"{}"}}}}"#,
+            t[15], t[16], t[17], t[18]
+        ),
+        format!(
+            r#"{{"op":"remoteConfig","json":"{{\"kandanUrl\":\"https://k.test\",\"token\":\"{}\"}}"}}"#,
+            t[19]
+        ),
+        format!(
+            r#"{{"op":"remoteConfigEnv","env":{{"LINZUMI_REMOTE_HARNESS_CONFIG":"{{\"kandanUrl\":\"https://bot:{}@k.test/\",\"token\":\"{}\"}}"}}}}"#,
+            t[20], t[21]
+        ),
+        format!(
+            r#"{{"op":"readyMessage","message":{{"type":"x","headers":["Authorization: Bearer {}","authorization: bearer {}"]}}}}"#,
+            t[22], t[23]
+        ),
+        format!(
+            r#"{{"op":"readyMessage","message":{{"db":"postgres://admin:{}@db:5432/x","log":"export MY_SERVICE_TOKEN={}; run"}}}}"#,
+            t[24], t[25]
+        ),
+    ];
+    format!("[\n{},\n]\n", cases.join(",\n"))
+}
+
+fn assert_no_token(ran: &Ran, what: &str) {
+    for n in 1..=26 {
+        let planted = token(n);
+        assert!(
+            !ran.stdout.contains(&planted) && !ran.stderr.contains(&planted),
+            "{what}: token {n} printed:\n{}\n{}",
+            ran.stdout,
+            ran.stderr
+        );
+    }
+}
+
+#[test]
+fn an_oracle_echoing_an_unreadable_case_file_prints_no_token() {
+    let corpus = Corpus::new();
+    let cases = broken_case_file();
+    assert!(
+        (1..=26).all(|n| cases.contains(&token(n))),
+        "every token is planted"
+    );
+    corpus
+        .case("secrets.json", &cases)
+        .golden("secrets.json", "[]\n");
+    for format in ["human", "json", "junit"] {
+        let ran = corpus.run(&["run", "--oracle", "cat >&2; exit 3", "--format", format]);
+        assert_eq!(ran.code, 2, "{format}: {ran:?}");
+        assert_no_token(&ran, format);
+        // The echo is shown, masked: the test is not passed by silence.
+        assert!(
+            ran.stdout.contains("remoteConfigEnv"),
+            "{format}: {}",
+            ran.stdout
+        );
+        assert!(ran.stdout.contains("redacted"), "{format}: {}", ran.stdout);
+    }
+    let ran = corpus.run(&["bless", "--reference", "cat >&2; exit 3"]);
+    assert_eq!(ran.code, 2, "bless: {ran:?}");
+    assert_no_token(&ran, "bless");
+    assert!(
+        ran.stdout.contains("remoteConfigEnv"),
+        "bless: {}",
+        ran.stdout
+    );
+}
+
+#[test]
+fn a_golden_argv_shifted_by_one_element_prints_no_token() {
+    let secret = "sk-shift-4711";
+    let argv = [
+        "thread-codex-worker",
+        "--kandan-url",
+        "https://kandan.test",
+        "--token",
+        secret,
+        "--runner-id",
+        "r",
+        "--thread-id",
+        "th",
+        "--cwd",
+        "/w",
+        "--codex-bin",
+        "codex",
+    ];
+    let quoted = |items: &[&str]| {
+        let items: Vec<String> = items.iter().map(|item| format!("\"{item}\"")).collect();
+        format!(r#"{{"defined":true,"value":[{}]}}"#, items.join(","))
+    };
+    let mut shifted = argv.to_vec();
+    shifted.insert(1, "--workspace");
+    let corpus = Corpus::new();
+    write(
+        corpus.join("cases.json"),
+        format!(
+            r#"[{{"op":"cliArgs","name":"shifted","options":{{"kandanUrl":"https://kandan.test","token":"{secret}","runnerId":"r","kandanThreadId":"th","cwd":"/w","codexBin":"codex"}}}}]"#
+        ),
+    );
+    write(corpus.join("golden.json"), golden_of(&[&quoted(&argv)]));
+    write(
+        corpus.join("results.json"),
+        format!("[{}]", quoted(&shifted)),
+    );
+    for format in ["human", "json", "junit"] {
+        let ran = corpus.run(&[
+            "compare",
+            "results.json",
+            "golden.json",
+            "--cases",
+            "cases.json",
+            "--format",
+            format,
+        ]);
+        assert_eq!(ran.code, 1, "{format}: {ran:?}");
+        assert!(
+            !ran.stdout.contains(secret) && !ran.stderr.contains(secret),
+            "{format}: the token both sides hold was printed:\n{}",
+            ran.stdout
+        );
+        // The divergence itself is reported.
+        assert!(
+            ran.stdout.contains("--workspace"),
+            "{format}: {}",
+            ran.stdout
+        );
+    }
+}
