@@ -8,7 +8,7 @@ use super::parent::{
 use super::scripted_agent::ScriptedAgent;
 use super::worker::WorkerHalf;
 use super::Channel;
-use crate::js::{JsError, JsResult, Value};
+use crate::js::{JsError, JsResult, Value, UNDEFINED};
 use crate::js_object;
 
 /// A channel that records every frame sent while sending works.
@@ -135,7 +135,7 @@ impl ParentHost for ScriptedHost {
             .handlers
             .iter()
             .find(|(id, _)| *id == handler)
-            .map_or(&Value::Undefined, |(_, entry)| entry);
+            .map_or(&UNDEFINED, |(_, entry)| entry);
         self.trace.push(js_object! {
             "t" => "serverRequest",
             "handler" => entry.get("name"),

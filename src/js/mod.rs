@@ -7,8 +7,10 @@
 //! `JSON.parse` and `JSON.stringify` to the byte, and the conversions the
 //! contract names (`str`, `trim`, `Number.isInteger`).
 
+mod deep;
 pub mod error;
 pub mod number;
+pub mod object;
 pub mod parse;
 pub mod print;
 pub mod string;
@@ -18,7 +20,8 @@ pub mod value;
 pub(crate) mod testing;
 
 pub use error::{JsError, JsResult};
+pub use object::Object;
 pub use parse::{parse, parse_js_string, JsonReader, ParseError, TextMode};
 pub use print::{stringify, to_json, write_value};
 pub use string::JsString;
-pub use value::{Object, Value, UNDEFINED};
+pub use value::{Value, UNDEFINED};

@@ -10,14 +10,15 @@
 //!   surrogates are carried into the strings they stand in.
 //!
 //! The parser never recurses, so nesting costs heap, not stack; nesting
-//! deeper than the reader's limit is refused with
-//! [`ParseErrorKind::TooDeep`].
+//! deeper than the reader's limit (none for text an op parses) is refused
+//! with [`ParseErrorKind::TooDeep`].
 
 use std::fmt;
 use std::io::{self, Read};
 
+use super::object::Object;
 use super::string::{push_code_unit_to, push_wtf8_to, JsString};
-use super::value::{Object, Value};
+use super::value::Value;
 
 /// How the bytes of the input are to be decoded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -89,18 +90,13 @@ pub fn parse(bytes: &[u8], mode: TextMode) -> Result<Value, ParseError> {
     Ok(value)
 }
 
-/// The nesting accepted in JSON text that an op parses (`remoteConfig`'s
-/// `json`, `--runtime-defaults`). Node parses any depth there, and an op
-/// like `remoteConfig` answers normally whatever lies deep in a field it
-/// ignores, so the limit is far above the batch's; it only keeps printing
-/// and dropping such values (which recurse) within the batch thread's
-/// stack.
-pub const OP_TEXT_MAX_DEPTH: usize = 100_000;
-
-/// `JSON.parse(text)` of a JavaScript string.
+/// `JSON.parse(text)` of a JavaScript string, at any depth, as Node reads
+/// it (JSON text that an op parses: `remoteConfig`'s `json`,
+/// `--runtime-defaults`). The reader keeps its open containers on the
+/// heap and a [`Value`] drops without recursion, so depth costs memory in
+/// proportion to the text, never stack.
 pub fn parse_js_string(text: &JsString) -> Result<Value, ParseError> {
-    let mut reader =
-        JsonReader::from_slice(text.as_wtf8(), TextMode::Wtf8).with_max_depth(OP_TEXT_MAX_DEPTH);
+    let mut reader = JsonReader::from_slice(text.as_wtf8(), TextMode::Wtf8).without_depth_limit();
     let value = reader.parse_value(0)?;
     reader.expect_end()?;
     Ok(value)
@@ -118,6 +114,7 @@ pub struct JsonReader<R> {
     exhausted: bool,
     mode: TextMode,
     max_depth: usize,
+    trim_containers: bool,
     scratch: Vec<u8>,
 }
 
@@ -137,6 +134,7 @@ impl JsonReader<io::Empty> {
             exhausted: true,
             mode,
             max_depth: DEFAULT_MAX_DEPTH,
+            trim_containers: false,
             scratch: Vec::new(),
         }
     }
@@ -153,6 +151,7 @@ impl<R: Read> JsonReader<R> {
             exhausted: false,
             mode,
             max_depth: DEFAULT_MAX_DEPTH,
+            trim_containers: false,
             scratch: Vec::new(),
         }
     }
@@ -161,6 +160,14 @@ impl<R: Read> JsonReader<R> {
     pub fn with_max_depth(mut self, max_depth: usize) -> Self {
         self.max_depth = max_depth;
         self
+    }
+
+    /// Accepts any nesting, and trims every container to its length as
+    /// it closes: a million levels of `[` then take a few tens of bytes
+    /// each, not the few hundred of containers with room to grow.
+    pub fn without_depth_limit(mut self) -> Self {
+        self.trim_containers = true;
+        self.with_max_depth(usize::MAX)
     }
 
     /// The offset of the next unread byte.
@@ -314,9 +321,12 @@ impl<R: Read> JsonReader<R> {
                         if self.expect_one_of(b",]")? == b',' {
                             continue 'value;
                         }
-                        let Some(Frame::Array(items)) = stack.pop() else {
+                        let Some(Frame::Array(mut items)) = stack.pop() else {
                             unreachable!("the top frame is an array")
                         };
+                        if self.trim_containers {
+                            items.shrink_to_fit();
+                        }
                         value = Value::Array(items);
                     }
                     Some(Frame::Object(object, key)) => {
@@ -325,9 +335,12 @@ impl<R: Read> JsonReader<R> {
                             *key = self.parse_key()?;
                             continue 'value;
                         }
-                        let Some(Frame::Object(object, _)) = stack.pop() else {
+                        let Some(Frame::Object(mut object, _)) = stack.pop() else {
                             unreachable!("the top frame is an object")
                         };
+                        if self.trim_containers {
+                            object.shrink_to_fit();
+                        }
                         value = Value::Object(object);
                     }
                 }
@@ -705,17 +718,36 @@ mod tests {
     }
 
     #[test]
-    fn text_an_op_parses_may_nest_far_deeper_than_a_batch() {
-        // Dropping such a value recurses: it runs where the ops run, on
-        // the batch thread's deep stack.
-        crate::batch::with_batch_stack(|| {
-            let deep = |levels: usize| {
-                JsString::from(format!("{}{}", "[".repeat(levels), "]".repeat(levels)).as_str())
-            };
-            assert!(parse_js_string(&deep(OP_TEXT_MAX_DEPTH)).is_ok());
-            let error = parse_js_string(&deep(OP_TEXT_MAX_DEPTH + 1)).unwrap_err();
-            assert_eq!(error.kind, ParseErrorKind::TooDeep(OP_TEXT_MAX_DEPTH));
-        });
+    fn text_an_op_parses_may_nest_to_any_depth() {
+        let deep = |levels: usize, inner: &str| {
+            JsString::from(format!("{}{inner}{}", "[".repeat(levels), "]".repeat(levels)).as_str())
+        };
+        // A million levels parse, and the value and every partial value
+        // of a refusal drop, on a test thread's ordinary stack.
+        let value = parse_js_string(&deep(1_000_000, "")).unwrap();
+        let mut levels = 0;
+        let mut at = &value;
+        while let Some([inner]) = at.as_array() {
+            levels += 1;
+            at = inner;
+        }
+        assert_eq!(
+            (levels, at.as_array().map(<[Value]>::len)),
+            (999_999, Some(0))
+        );
+        drop(value);
+        let error = parse_js_string(&deep(1_000_000, "x")).unwrap_err();
+        assert_eq!(error.kind, ParseErrorKind::UnexpectedByte(b'x'));
+        assert_eq!(error.offset, 1_000_000);
+        let mut trailing = deep(1_000_000, "");
+        trailing.push_str(" 1");
+        let error = parse_js_string(&trailing).unwrap_err();
+        assert_eq!(error.kind, ParseErrorKind::UnexpectedByte(b'1'));
+        let mut sibling = JsString::from("[");
+        sibling.push_str(deep(500_000, "").to_utf8_lossy().as_ref());
+        sibling.push_str(",");
+        let error = parse_js_string(&sibling).unwrap_err();
+        assert_eq!(error.kind, ParseErrorKind::UnexpectedEnd);
     }
 
     /// A source that hands out one byte per read, to cut every sequence.

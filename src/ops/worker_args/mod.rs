@@ -204,8 +204,8 @@ pub fn parse_worker_args(
     }
     let runtime_defaults = match option("runtimeDefaults") {
         None => None,
-        Some(text) => match parse_js_string(&text) {
-            Ok(Value::Object(object)) => Some(object),
+        Some(text) => match parse_js_string(&text).map(Value::into_object) {
+            Ok(Some(object)) => Some(object),
             _ => throw!("--runtime-defaults must be a JSON object"),
         },
     };
