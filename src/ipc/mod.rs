@@ -6,7 +6,6 @@
 //! - [`parent`]: the parent half (`connectThreadCodexWorkerIpc`), likewise.
 //! - [`scripted_agent`]: the scripted `codex` object of the `ipcWorker` op
 //!   and of the `ipc-child` process mode.
-//! - [`scripted`]: the `ipcWorker` and `ipcParent` ops.
 //! - [`channel`]: Node's IPC channel (`NODE_CHANNEL_FD`, json lines).
 //! - [`process`]: the `ipc-child` and `ipc-parent` process modes
 //!   (contract 5), the halves over a real channel.
@@ -26,14 +25,14 @@
 //! empties it; a completion that queued another would still be run, after
 //! those already waiting, as the microtask queue would.
 //!
-//! Both halves talk to a [`Channel`]; the scripted harnesses record what
-//! is sent, and the process modes write it to Node's IPC channel.
+//! Both halves talk to a [`Channel`]: the `ipcWorker` and `ipcParent` ops
+//! (`ops::ipc`) record what is sent, and the process modes write it to
+//! Node's IPC channel.
 
 pub mod channel;
 pub mod frame;
 pub mod parent;
 pub mod process;
-pub mod scripted;
 pub mod scripted_agent;
 pub mod worker;
 

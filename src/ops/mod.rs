@@ -9,6 +9,7 @@
 pub mod argv;
 pub mod env;
 pub mod envelope;
+pub mod ipc;
 pub mod liveness;
 pub mod options;
 pub mod output_routing;
@@ -50,8 +51,8 @@ pub const OPS: &[(&str, Handler)] = &[
     ("respawn", respawn::respawn_op),
     ("outputRouting", output_routing::output_routing_op),
     ("liveness", liveness::liveness_op),
-    ("ipcWorker", crate::ipc::scripted::ipc_worker_op),
-    ("ipcParent", crate::ipc::scripted::ipc_parent_op),
+    ("ipcWorker", ipc::ipc_worker_op),
+    ("ipcParent", ipc::ipc_parent_op),
     ("remoteConfig", remote::remote_config_op),
     ("remoteConfigEnv", remote::remote_config_env_op),
     ("remoteEntrypoint", remote::remote_entrypoint_op),

@@ -1,13 +1,14 @@
 //! The `ipcWorker` (contract 4.20) and `ipcParent` (4.21) ops: each half
-//! driven by a script against a recording channel, with the completions of
-//! every step run before the next.
+//! of the protocol ([`crate::ipc`]) driven by a case's script against a
+//! recording channel, with the completions of every step run before the
+//! next.
 
-use super::parent::{
+use crate::ipc::parent::{
     HandlerAnswer, HandlerId, ParentHalf, ParentHost, RequestTicket, SubscriberId,
 };
-use super::scripted_agent::ScriptedAgent;
-use super::worker::WorkerHalf;
-use super::Channel;
+use crate::ipc::scripted_agent::ScriptedAgent;
+use crate::ipc::worker::WorkerHalf;
+use crate::ipc::Channel;
 use crate::js::{JsError, JsResult, Value, UNDEFINED};
 use crate::js_object;
 
