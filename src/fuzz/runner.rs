@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use super::divergence::{first_difference, signature};
-use super::generate::Gen;
+use super::generate::{generator, Gen, MakeCase};
 use super::tree::Node;
 use crate::diff::golden::split_elements;
 use crate::js::JsString;
@@ -220,6 +220,11 @@ pub fn fuzz(
     right: &dyn BatchOracle,
     progress: &mut dyn Write,
 ) -> Result<FuzzReport, String> {
+    let makers = config
+        .ops
+        .iter()
+        .map(|op| generator(op).ok_or_else(|| format!("no case generator for op {op:?}")))
+        .collect::<Result<Vec<MakeCase>, String>>()?;
     let started = Instant::now();
     let mut report = FuzzReport::default();
     let mut groups: BTreeMap<String, DivergenceGroup> = BTreeMap::new();
@@ -231,7 +236,7 @@ pub fn fuzz(
         let done_time = config
             .duration
             .is_some_and(|limit| started.elapsed() >= limit);
-        if done_count || done_time || config.ops.is_empty() {
+        if done_count || done_time || makers.is_empty() {
             break;
         }
         let size = match config.count {
@@ -240,7 +245,7 @@ pub fn fuzz(
         };
         let mut gen = Gen::new(config.seed.wrapping_add(batch_number));
         let cases: Vec<Node> = (0..size)
-            .map(|at| gen.case(&config.ops[(report.cases + at) % config.ops.len()]))
+            .map(|at| gen.case_from(makers[(report.cases + at) % makers.len()]))
             .collect();
         batch_number += 1;
         for (case, (l, r)) in cases.iter().zip(results(&cases, left, right)?) {
@@ -318,7 +323,7 @@ mod tests {
 
     #[test]
     fn our_oracle_agrees_with_itself() {
-        let ops: Vec<&str> = OPS.iter().map(|(op, _)| *op).collect();
+        let ops: Vec<&str> = OPS.iter().map(|spec| spec.name).collect();
         let report = fuzz(
             &config(&ops, 500),
             &in_process,
@@ -328,6 +333,18 @@ mod tests {
         .unwrap();
         assert_eq!(report.cases, 500);
         assert!(report.groups.is_empty());
+    }
+
+    #[test]
+    fn an_op_without_a_generator_is_refused() {
+        let error = fuzz(
+            &config(&["cliArgs", "nope"], 10),
+            &in_process,
+            &in_process,
+            &mut Vec::new(),
+        )
+        .unwrap_err();
+        assert_eq!(error, r#"no case generator for op "nope""#);
     }
 
     #[test]
