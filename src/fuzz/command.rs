@@ -1,4 +1,4 @@
-//! `parity-diff fuzz`: the command around [`fuzz`](super::fuzz): the two
+//! `parity-diff fuzz`: the command around [`fuzz`]: the two
 //! oracles, the stopping rule, the progress line, and the report.
 
 use std::io::Write;

@@ -1,4 +1,7 @@
-//! The worker IPC protocol (contract 4.19–4.21).
+//! The worker IPC protocol (contract 4.19) and the process modes that run
+//! it over a real channel (contract 5): a protocol library, which knows
+//! nothing of cases or the batch. The `ipcWorker` and `ipcParent` ops
+//! (4.20, 4.21) that drive it from a case's script are in `ops::ipc`.
 //!
 //! - [`frame`]: the frames, read from and written to values.
 //! - [`worker`]: the worker half (`bindThreadCodexWorkerIpc`) as a state
@@ -8,7 +11,8 @@
 //!   and of the `ipc-child` process mode.
 //! - [`channel`]: Node's IPC channel (`NODE_CHANNEL_FD`, json lines).
 //! - [`process`]: the `ipc-child` and `ipc-parent` process modes
-//!   (contract 5), the halves over a real channel.
+//!   (contract 5), the halves over a real channel, and killing a child's
+//!   process group (which `parity-diff` does to its oracle commands too).
 //!
 //! # Timing
 //!

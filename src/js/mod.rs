@@ -1,11 +1,19 @@
-//! JavaScript semantics, and nothing about workers.
+//! JavaScript semantics, and nothing about workers: the bottom layer.
 //!
 //! Everything an op needs to behave as the JavaScript reference behaves:
-//! [`Value`] (what `JSON.parse` makes, plus `undefined`), [`JsString`]
-//! (UTF-16 code units, lone surrogates included), the reader
-//! ([`parse`](mod@parse)) and the printer ([`print`]) that are
-//! `JSON.parse` and `JSON.stringify` to the byte, and the conversions the
-//! contract names (`str`, `trim`, `Number.isInteger`).
+//! - [`value`]: [`Value`], what `JSON.parse` makes, plus `undefined`;
+//!   [`object`]: [`Object`], its plain objects, in JavaScript property
+//!   order;
+//! - [`string`]: [`JsString`], UTF-16 code units (lone surrogates
+//!   included) kept as WTF-8, with the conversions the contract names
+//!   (`str`, `trim`);
+//! - [`parse`](mod@parse) and [`print`](mod@print): `JSON.parse` and `JSON.stringify`
+//!   to the byte; [`number`]: `Number.prototype.toString`, `isInteger`;
+//! - [`error`]: what an op throws.
+//!
+//! Values nest to any depth where the contract lets them (JSON text that
+//! an op parses): the reader keeps its open containers on the heap, and a
+//! value drops without recursion.
 
 mod deep;
 pub mod error;

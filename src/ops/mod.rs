@@ -1,10 +1,27 @@
-//! The contract's ops, one module per seam, and the table that names them.
+//! The contract's ops (section 4), one module per seam, and [`OPS`], the
+//! table that names them.
 //!
-//! Every op is a function of its case alone: it reads the case's fields
-//! (a [`Value`] object), and returns the result value that the batch
-//! prints. Most wrap one pure function in an [`outcome`]; the stateful
-//! ones (`respawn`, `outputRouting`, `liveness`, the IPC halves) drive a
-//! scripted harness and have shapes of their own.
+//! An op reads its case (a [`Value`] object whose iterated fields the
+//! batch has already checked) and returns the result the batch prints.
+//! Most wrap one function of the contract in an [`outcome`]
+//! (`{"defined":…,"value":…}` or `{"threw":true,"message":…}`); the
+//! scripted ones have result shapes of their own.
+//!
+//! - [`argv`], [`options`], [`env`](mod@env): the worker's command line, its
+//!   options object and its environment (4.1–4.6).
+//! - [`ready`], [`worker_output`], [`stillborn`]: the ready handshake,
+//!   what a worker printed, and why it never became ready (4.7–4.12,
+//!   4.14, 4.15).
+//! - [`preflight`] (4.13) and [`worker_args`] (`parseWorkerArgs`, 4.26):
+//!   the ops that look at the file system, inside a scratch directory
+//!   ([`crate::scratch`]).
+//! - [`respawn`], [`output_routing`], [`liveness`] (4.16–4.18): the
+//!   stateful seams, each driven by a case's script or schedule.
+//! - [`ipc`] (4.20, 4.21): the protocol halves of [`crate::ipc`] driven by
+//!   a script against a recording channel.
+//! - [`remote`] (4.22–4.25): the remote harness's config, entrypoint and
+//!   join payload.
+//! - [`envelope`]: the result shapes.
 
 pub mod argv;
 pub mod env;
