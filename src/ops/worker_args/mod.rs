@@ -255,11 +255,13 @@ pub fn is_existing_directory(path: &JsString) -> bool {
 /// The deepest `--runtime-defaults` the reference returns. Its op passes
 /// every result through a recursive `$DIR` substitution, which overflows
 /// Node's stack, and the op's `catch` answers
-/// `{"threw":"Maximum call stack size exceeded"}`: on Node 20 beyond 1956
-/// levels of objects, or 2283 of arrays (both counting the runtime
-/// defaults object). The lower of the two is the line here, and it also
-/// keeps the recursive copying, substitution and printing of the value
-/// far inside the batch thread's stack, whatever the depth of the text.
+/// `{"threw":"Maximum call stack size exceeded"}`: on Node 20 beyond
+/// about 1956 levels of objects, or 2283 of arrays (both counting the
+/// runtime defaults object; the exact level moves by one or two with the
+/// process's environment). The lower of the two is the line here, and it
+/// also keeps the recursive copying, substitution and printing of the
+/// value far inside the batch thread's stack, whatever the depth of the
+/// text.
 pub const RUNTIME_DEFAULTS_MAX_DEPTH: usize = 1956;
 
 /// The reference's message when its stack overflows.
