@@ -182,6 +182,12 @@ impl Object {
         self.entries.iter().map(|(_, value)| value)
     }
 
+    /// How many members the object has room for without growing.
+    #[cfg(test)]
+    pub(super) fn capacity(&self) -> usize {
+        self.entries.capacity()
+    }
+
     /// Frees the room the members' storage kept for growth.
     pub(super) fn shrink_to_fit(&mut self) {
         self.entries.shrink_to_fit();
