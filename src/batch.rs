@@ -77,9 +77,8 @@ pub fn run_case(case: &Value) -> Value {
     if !case.is_object() {
         return threw("case must be a JSON object");
     }
-    let op = case.get("op");
-    if let Some(name) = op.as_js_string().and_then(|name| name.as_str()) {
-        for field in ops::iterated_fields(name) {
+    if let Some(spec) = ops::find(case.get("op")) {
+        for field in spec.iterated {
             let value = case.get(field);
             let iterable = value.is_unset()
                 || value

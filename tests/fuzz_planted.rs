@@ -145,3 +145,18 @@ fn a_bug_deep_in_a_script_is_minimized_to_the_one_step_that_matters() {
         assert!(text.contains("\"tick\""), "{text}");
     }
 }
+
+#[test]
+fn every_op_is_planted_once_and_no_other_name() {
+    let names: Vec<&str> = PLANTED.iter().map(|(op, _)| *op).collect();
+    for spec in worker_spawn_oracle::ops::OPS {
+        let count = names.iter().filter(|name| **name == spec.name).count();
+        assert_eq!(count, 1, "{} is planted {count} times", spec.name);
+    }
+    for name in names {
+        assert!(
+            worker_spawn_oracle::ops::named(name).is_some(),
+            "{name} is planted but is no op"
+        );
+    }
+}

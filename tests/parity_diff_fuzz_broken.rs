@@ -39,7 +39,7 @@ fn port(dir: &Path, name: &str, broken: &str) -> String {
 fn marked(seed: u64, count: usize) -> usize {
     let mut gen = Gen::new(seed);
     (0..count)
-        .map(|_| gen.case("readyTimeoutMs").to_text())
+        .map(|_| gen.case("readyTimeoutMs").expect("a generator").to_text())
         .filter(|text| String::from_utf8_lossy(text).contains(MARKER))
         .count()
 }

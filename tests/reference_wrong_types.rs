@@ -199,3 +199,18 @@ fn every_field_of_every_op_with_every_wrong_type_matches_the_reference() {
         failures.join("\n")
     );
 }
+
+#[test]
+fn every_op_has_one_row_and_no_row_names_another() {
+    let names: Vec<&str> = OPS.iter().map(|(op, _, _)| *op).collect();
+    for spec in worker_spawn_oracle::ops::OPS {
+        let count = names.iter().filter(|name| **name == spec.name).count();
+        assert_eq!(count, 1, "{} has {count} rows", spec.name);
+    }
+    for name in names {
+        assert!(
+            worker_spawn_oracle::ops::named(name).is_some(),
+            "the row {name} is no op"
+        );
+    }
+}

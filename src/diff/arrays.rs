@@ -83,9 +83,9 @@ pub fn elements<'b>(what: &str, name: &str, bytes: &'b [u8]) -> Result<Vec<&'b [
 
 /// The cases of a case file, for labels: an array of anything.
 pub fn cases(name: &str, bytes: &[u8]) -> Result<Vec<Value>, InputError> {
-    match js::parse(bytes, TextMode::LossyUtf8) {
-        Ok(Value::Array(cases)) => Ok(cases),
-        Ok(_) => Err(InputError::new(format!(
+    match js::parse(bytes, TextMode::LossyUtf8).map(Value::into_array) {
+        Ok(Some(cases)) => Ok(cases),
+        Ok(None) => Err(InputError::new(format!(
             "case file {name} is not a JSON array"
         ))),
         Err(error) => Err(InputError::new(format!(

@@ -209,7 +209,7 @@ fn decode_key(raw: &[u8]) -> Cow<'_, [u8]> {
         return Cow::Borrowed(inner);
     }
     match js::parse(raw, TextMode::LossyUtf8) {
-        Ok(Value::String(key)) => Cow::Owned(key.as_wtf8().to_vec()),
+        Ok(Value::String(ref key)) => Cow::Owned(key.as_wtf8().to_vec()),
         _ => Cow::Borrowed(inner),
     }
 }

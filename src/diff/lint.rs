@@ -208,10 +208,7 @@ fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
 /// an op and not the case's own.
 fn other_ops_name(name: &str, op: &Value) -> Option<&'static str> {
     let (prefix, _) = name.split_once(':')?;
-    let named = ops::OPS
-        .iter()
-        .map(|(known, _)| *known)
-        .find(|known| *known == prefix)?;
+    let named = ops::named(prefix)?.name;
     let own = op.as_js_string().is_some_and(|op| op.eq_str(named));
     (!own).then_some(named)
 }

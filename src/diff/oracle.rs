@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 
 use super::golden;
 use crate::batch;
+use crate::ipc::process::kill_group;
 
 /// How much of an oracle's stderr a report keeps: the end of it.
 const STDERR_KEPT: usize = 16 * 1024;
@@ -175,14 +176,6 @@ fn read_tail(mut source: impl Read) -> Vec<u8> {
         kept.drain(..kept.len() - STDERR_KEPT);
     }
     kept
-}
-
-fn kill_group(pid: u32) {
-    // SAFETY: kill(2) with a negative pid signals the process group that
-    // the child leads; it touches no memory of ours.
-    unsafe {
-        libc::kill(-(pid as libc::pid_t), libc::SIGKILL);
-    }
 }
 
 fn run_command(command: &str, input: &[u8], timeout: Duration) -> Result<Vec<u8>, OracleFailure> {

@@ -93,7 +93,7 @@ pub fn fuzz_command(
     mut out: impl Write,
     progress: &mut dyn Write,
 ) -> Result<u8, InputError> {
-    let known: Vec<&str> = OPS.iter().map(|(op, _)| *op).collect();
+    let known: Vec<&str> = OPS.iter().map(|spec| spec.name).collect();
     for op in &args.ops {
         if !known.contains(&op.as_str()) {
             return Err(InputError::new(format!(

@@ -1,8 +1,10 @@
 //! Differential fuzzing: generated cases, run through two oracles side by
-//! side, every divergence minimized and kept.
+//! side, every divergence minimized and kept (`parity-diff fuzz`).
 //!
-//! - [`generate`]: seeded case generators for every op, valid cases and
-//!   near misses;
+//! - [`generate`]: seeded case generators, one per op
+//!   ([`generate::GENERATORS`], checked against [`crate::ops::OPS`]):
+//!   mostly valid cases, and near misses;
+//! - [`rng`]: the seeded source, the same on every machine;
 //! - [`tree`]: cases as JSON syntax trees that keep their spelling, and
 //!   the one-step simplifications the minimizer tries;
 //! - [`divergence`]: where two results first differ, and the signature

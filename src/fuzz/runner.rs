@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use super::divergence::first_difference;
-use super::generate::Gen;
+use super::generate::{generator, Gen, MakeCase};
 use super::minimize::{minimize, op_of};
 use super::outcome::{case_signature, run_both, Broken, Outcome, Side};
 use super::regression::{self, FileStatus, RegressionFile};
@@ -209,13 +209,11 @@ pub fn fuzz(
     right: &dyn BatchOracle,
     progress: &mut dyn Write,
 ) -> Result<FuzzReport, String> {
-    if let Some(op) = config
+    let makers = config
         .ops
         .iter()
-        .find(|op| !crate::ops::OPS.iter().any(|(known, _)| known == op))
-    {
-        return Err(format!("unknown op {op:?}"));
-    }
+        .map(|op| generator(op).ok_or_else(|| format!("no case generator for op {op:?}")))
+        .collect::<Result<Vec<MakeCase>, String>>()?;
     if config.batch_size == 0 {
         return Err("the batch size must be at least 1".into());
     }
@@ -230,7 +228,7 @@ pub fn fuzz(
         let done_time = config
             .duration
             .is_some_and(|limit| started.elapsed() >= limit);
-        if done_count || done_time || config.ops.is_empty() {
+        if done_count || done_time || makers.is_empty() {
             break;
         }
         let size = match config.count {
@@ -239,7 +237,7 @@ pub fn fuzz(
         };
         let mut gen = Gen::new(config.seed.wrapping_add(batch_number));
         let cases: Vec<Node> = (0..size)
-            .map(|at| gen.case(&config.ops[(report.cases + at) % config.ops.len()]))
+            .map(|at| gen.case_from(makers[(report.cases + at) % makers.len()]))
             .collect();
         batch_number += 1;
         let texts: Vec<Vec<u8>> = cases.iter().map(Node::to_text).collect();
@@ -378,7 +376,7 @@ mod tests {
 
     #[test]
     fn our_oracle_agrees_with_itself() {
-        let ops: Vec<&str> = OPS.iter().map(|(op, _)| *op).collect();
+        let ops: Vec<&str> = OPS.iter().map(|spec| spec.name).collect();
         let report = fuzz(
             &config(&ops, 500),
             &in_process,
@@ -556,7 +554,7 @@ mod tests {
             &mut Vec::new(),
         )
         .unwrap_err();
-        assert_eq!(error, "unknown op \"nope\"");
+        assert_eq!(error, r#"no case generator for op "nope""#);
         let mut zero = config(&["cliArgs"], 1);
         zero.batch_size = 0;
         assert!(fuzz(&zero, &in_process, &in_process, &mut Vec::new()).is_err());

@@ -1,4 +1,7 @@
-//! The worker IPC protocol (contract 4.19–4.21).
+//! The worker IPC protocol (contract 4.19) and the process modes that run
+//! it over a real channel (contract 5): a protocol library, which knows
+//! nothing of cases or the batch. The `ipcWorker` and `ipcParent` ops
+//! (4.20, 4.21) that drive it from a case's script are in `ops::ipc`.
 //!
 //! - [`frame`]: the frames, read from and written to values.
 //! - [`worker`]: the worker half (`bindThreadCodexWorkerIpc`) as a state
@@ -6,10 +9,10 @@
 //! - [`parent`]: the parent half (`connectThreadCodexWorkerIpc`), likewise.
 //! - [`scripted_agent`]: the scripted `codex` object of the `ipcWorker` op
 //!   and of the `ipc-child` process mode.
-//! - [`scripted`]: the `ipcWorker` and `ipcParent` ops.
 //! - [`channel`]: Node's IPC channel (`NODE_CHANNEL_FD`, json lines).
 //! - [`process`]: the `ipc-child` and `ipc-parent` process modes
-//!   (contract 5), the halves over a real channel.
+//!   (contract 5), the halves over a real channel, and killing a child's
+//!   process group (which `parity-diff` does to its oracle commands too).
 //!
 //! # Timing
 //!
@@ -26,14 +29,14 @@
 //! empties it; a completion that queued another would still be run, after
 //! those already waiting, as the microtask queue would.
 //!
-//! Both halves talk to a [`Channel`]; the scripted harnesses record what
-//! is sent, and the process modes write it to Node's IPC channel.
+//! Both halves talk to a [`Channel`]: the `ipcWorker` and `ipcParent` ops
+//! (`ops::ipc`) record what is sent, and the process modes write it to
+//! Node's IPC channel.
 
 pub mod channel;
 pub mod frame;
 pub mod parent;
 pub mod process;
-pub mod scripted;
 pub mod scripted_agent;
 pub mod worker;
 

@@ -26,6 +26,7 @@ use crate::js::{JsString, Value};
 use crate::js_object;
 
 pub use parent::{parse_timeout, run_parent, ParentOptions};
+pub use spawn::{kill_group, signal_group};
 
 /// Exit status for a refusal: no usable channel, or bad arguments.
 pub const EXIT_USAGE: u8 = 2;

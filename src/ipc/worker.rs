@@ -93,17 +93,17 @@ impl<C: Channel, A: Agent> WorkerHalf<C, A> {
         match Frame::parse(message) {
             Some(Frame::CodexRequest {
                 id,
-                method: Value::String(method),
+                method: Value::String(ref method),
                 params,
             }) => {
-                let outcome = self.agent.request(&method, &params);
+                let outcome = self.agent.request(method, &params);
                 self.completions
                     .push_back(Completion::Respond { id, outcome });
             }
             Some(Frame::CodexNotify {
-                method: Value::String(method),
-                params,
-            }) => self.agent.notify(&method, &params),
+                method: Value::String(ref method),
+                ref params,
+            }) => self.agent.notify(method, params),
             Some(Frame::CodexServerResponse { id, reply }) => {
                 self.settle_server_request(id, &reply)
             }

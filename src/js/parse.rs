@@ -10,14 +10,15 @@
 //!   surrogates are carried into the strings they stand in.
 //!
 //! The parser never recurses, so nesting costs heap, not stack; nesting
-//! deeper than the reader's limit is refused with
-//! [`ParseErrorKind::TooDeep`].
+//! deeper than the reader's limit (none for text an op parses) is refused
+//! with [`ParseErrorKind::TooDeep`].
 
 use std::fmt;
 use std::io::{self, Read};
 
+use super::object::Object;
 use super::string::{push_code_unit_to, push_wtf8_to, JsString};
-use super::value::{Object, Value};
+use super::value::Value;
 
 /// How the bytes of the input are to be decoded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -89,18 +90,13 @@ pub fn parse(bytes: &[u8], mode: TextMode) -> Result<Value, ParseError> {
     Ok(value)
 }
 
-/// The nesting accepted in JSON text that an op parses (`remoteConfig`'s
-/// `json`, `--runtime-defaults`). Node parses any depth there, and an op
-/// like `remoteConfig` answers normally whatever lies deep in a field it
-/// ignores, so the limit is far above the batch's; it only keeps printing
-/// and dropping such values (which recurse) within the batch thread's
-/// stack.
-pub const OP_TEXT_MAX_DEPTH: usize = 100_000;
-
-/// `JSON.parse(text)` of a JavaScript string.
+/// `JSON.parse(text)` of a JavaScript string, at any depth, as Node reads
+/// it (JSON text that an op parses: `remoteConfig`'s `json`,
+/// `--runtime-defaults`). The reader keeps its open containers on the
+/// heap and a [`Value`] drops without recursion, so depth costs memory in
+/// proportion to the text, never stack.
 pub fn parse_js_string(text: &JsString) -> Result<Value, ParseError> {
-    let mut reader =
-        JsonReader::from_slice(text.as_wtf8(), TextMode::Wtf8).with_max_depth(OP_TEXT_MAX_DEPTH);
+    let mut reader = JsonReader::from_slice(text.as_wtf8(), TextMode::Wtf8).without_depth_limit();
     let value = reader.parse_value(0)?;
     reader.expect_end()?;
     Ok(value)
@@ -118,6 +114,7 @@ pub struct JsonReader<R> {
     exhausted: bool,
     mode: TextMode,
     max_depth: usize,
+    trim_containers: bool,
     scratch: Vec<u8>,
 }
 
@@ -137,6 +134,7 @@ impl JsonReader<io::Empty> {
             exhausted: true,
             mode,
             max_depth: DEFAULT_MAX_DEPTH,
+            trim_containers: false,
             scratch: Vec::new(),
         }
     }
@@ -153,6 +151,7 @@ impl<R: Read> JsonReader<R> {
             exhausted: false,
             mode,
             max_depth: DEFAULT_MAX_DEPTH,
+            trim_containers: false,
             scratch: Vec::new(),
         }
     }
@@ -161,6 +160,14 @@ impl<R: Read> JsonReader<R> {
     pub fn with_max_depth(mut self, max_depth: usize) -> Self {
         self.max_depth = max_depth;
         self
+    }
+
+    /// Accepts any nesting, and trims every container to its length as
+    /// it closes: a million levels of `[` then take a few tens of bytes
+    /// each, not the few hundred of containers with room to grow.
+    pub fn without_depth_limit(mut self) -> Self {
+        self.trim_containers = true;
+        self.with_max_depth(usize::MAX)
     }
 
     /// The offset of the next unread byte.
@@ -314,9 +321,12 @@ impl<R: Read> JsonReader<R> {
                         if self.expect_one_of(b",]")? == b',' {
                             continue 'value;
                         }
-                        let Some(Frame::Array(items)) = stack.pop() else {
+                        let Some(Frame::Array(mut items)) = stack.pop() else {
                             unreachable!("the top frame is an array")
                         };
+                        if self.trim_containers {
+                            items.shrink_to_fit();
+                        }
                         value = Value::Array(items);
                     }
                     Some(Frame::Object(object, key)) => {
@@ -325,9 +335,12 @@ impl<R: Read> JsonReader<R> {
                             *key = self.parse_key()?;
                             continue 'value;
                         }
-                        let Some(Frame::Object(object, _)) = stack.pop() else {
+                        let Some(Frame::Object(mut object, _)) = stack.pop() else {
                             unreachable!("the top frame is an object")
                         };
+                        if self.trim_containers {
+                            object.shrink_to_fit();
+                        }
                         value = Value::Object(object);
                     }
                 }
@@ -552,208 +565,5 @@ impl<R: Read> JsonReader<R> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::js::print::to_json;
-
-    fn round_trip(text: &str) -> String {
-        let value = parse(text.as_bytes(), TextMode::LossyUtf8).expect(text);
-        String::from_utf8(to_json(&value)).unwrap()
-    }
-
-    #[test]
-    fn numbers_are_doubles() {
-        assert_eq!(round_trip("12345678901234567890"), "12345678901234567000");
-        assert_eq!(round_trip("1e400"), "null");
-        assert_eq!(round_trip("-1e400"), "null");
-        assert_eq!(round_trip("1e-400"), "0");
-        assert_eq!(round_trip("-0"), "0");
-        assert_eq!(round_trip("1.0"), "1");
-        assert_eq!(round_trip("1E2"), "100");
-        assert_eq!(round_trip("0.1e1"), "1");
-        assert_eq!(
-            round_trip("[1e21,1.5e-7,0.000001]"),
-            "[1e+21,1.5e-7,0.000001]"
-        );
-        let value = parse(b"-0", TextMode::LossyUtf8).unwrap();
-        assert!(matches!(value, Value::Number(n) if n == 0.0 && n.is_sign_negative()));
-    }
-
-    #[test]
-    fn invalid_numbers_are_refused() {
-        for text in [
-            "01", "-", "1.", ".5", "1e", "1e+", "+1", "0x10", "Infinity", "NaN", "1.e3", "--1",
-        ] {
-            assert!(
-                parse(text.as_bytes(), TextMode::LossyUtf8).is_err(),
-                "{text}"
-            );
-        }
-    }
-
-    #[test]
-    fn duplicate_keys_keep_first_position_and_last_value() {
-        assert_eq!(round_trip(r#"{"a":1,"b":2,"a":3}"#), r#"{"a":3,"b":2}"#);
-        assert_eq!(
-            round_trip(r#"{"__proto__":1,"x":{}}"#),
-            r#"{"__proto__":1,"x":{}}"#
-        );
-        assert_eq!(
-            round_trip(r#"{"b":1,"1":2,"0":3}"#),
-            r#"{"0":3,"1":2,"b":1}"#
-        );
-    }
-
-    #[test]
-    fn escapes_and_surrogates() {
-        assert_eq!(round_trip(r#""\ud800""#), r#""\ud800""#);
-        assert_eq!(round_trip(r#""\uD83D\uDE00""#), "\"😀\"");
-        assert_eq!(round_trip(r#""\ude00\ud83d""#), r#""\ude00\ud83d""#);
-        assert_eq!(
-            round_trip(r#""\/\b\f\n\r\t\"\\\u0041\u2028""#),
-            "\"/\\b\\f\\n\\r\\t\\\"\\\\A\u{2028}\""
-        );
-        for text in [
-            r#""\x""#,
-            r#""\u12""#,
-            r#""\u12g4""#,
-            "\"a\nb\"",
-            "\"\t\"",
-            "\"abc",
-        ] {
-            assert!(
-                parse(text.as_bytes(), TextMode::LossyUtf8).is_err(),
-                "{text:?}"
-            );
-        }
-    }
-
-    #[test]
-    fn invalid_utf8_becomes_replacement_characters() {
-        let cases: [(&[u8], &str); 6] = [
-            (b"\"a\xffb\"", "a\u{FFFD}b"),
-            (b"\"\xed\xa0\x80\"", "\u{FFFD}\u{FFFD}\u{FFFD}"),
-            (b"\"\xe2\x82\"", "\u{FFFD}"),
-            (b"\"\xe2\x82A\"", "\u{FFFD}A"),
-            (b"\"\xf0\x9f\x98\x80\xc0\"", "😀\u{FFFD}"),
-            (b"\"\xc3\"", "\u{FFFD}"),
-        ];
-        for (input, expected) in cases {
-            let value = parse(input, TextMode::LossyUtf8).unwrap();
-            assert_eq!(value, Value::from(expected), "{input:?}");
-        }
-        assert!(
-            parse(b"\xef\xbb\xbf[]", TextMode::LossyUtf8).is_err(),
-            "a BOM is not white space"
-        );
-        assert!(parse(b"[\xff]", TextMode::LossyUtf8).is_err());
-    }
-
-    #[test]
-    fn wtf8_text_keeps_and_joins_lone_surrogates() {
-        // A JavaScript string whose text holds a raw lone high surrogate,
-        // then the escape of a low one: JSON.parse joins them.
-        let mut text = JsString::from("\"");
-        text.push_code_unit(0xD83D);
-        text.push_str("\\uDE00\"");
-        assert_eq!(parse_js_string(&text).unwrap(), Value::from("😀"));
-        let mut lone = JsString::from("[\"");
-        lone.push_code_unit(0xDC00);
-        lone.push_str("\"]");
-        let value = parse_js_string(&lone).unwrap();
-        assert_eq!(String::from_utf8(to_json(&value)).unwrap(), r#"["\udc00"]"#);
-        // Outside a string a lone surrogate is not JSON.
-        let mut outside = JsString::new();
-        outside.push_code_unit(0xD800);
-        assert!(parse_js_string(&outside).is_err());
-    }
-
-    #[test]
-    fn structure_errors() {
-        for text in [
-            "",
-            " ",
-            "[",
-            "[1,]",
-            "[1 2]",
-            "{\"a\"}",
-            "{\"a\":}",
-            "{,}",
-            "{\"a\":1,}",
-            "[1]x",
-            "tru",
-            "nul",
-            "{1:2}",
-            "[]]",
-        ] {
-            assert!(
-                parse(text.as_bytes(), TextMode::LossyUtf8).is_err(),
-                "{text:?}"
-            );
-        }
-        assert_eq!(round_trip(" \t\n\r[ { } , [ ] , \"\" ] "), "[{},[],\"\"]");
-    }
-
-    #[test]
-    fn depth_is_limited_without_recursion() {
-        let deep = |levels: usize| format!("{}{}", "[".repeat(levels), "]".repeat(levels));
-        assert!(parse(deep(DEFAULT_MAX_DEPTH).as_bytes(), TextMode::LossyUtf8).is_ok());
-        let error = parse(deep(DEFAULT_MAX_DEPTH + 1).as_bytes(), TextMode::LossyUtf8).unwrap_err();
-        assert_eq!(error.kind, ParseErrorKind::TooDeep(DEFAULT_MAX_DEPTH));
-        let mut reader = JsonReader::from_slice(b"[[[]]]", TextMode::LossyUtf8).with_max_depth(2);
-        assert!(reader.parse_value(0).is_err());
-    }
-
-    #[test]
-    fn text_an_op_parses_may_nest_far_deeper_than_a_batch() {
-        // Dropping such a value recurses: it runs where the ops run, on
-        // the batch thread's deep stack.
-        crate::batch::with_batch_stack(|| {
-            let deep = |levels: usize| {
-                JsString::from(format!("{}{}", "[".repeat(levels), "]".repeat(levels)).as_str())
-            };
-            assert!(parse_js_string(&deep(OP_TEXT_MAX_DEPTH)).is_ok());
-            let error = parse_js_string(&deep(OP_TEXT_MAX_DEPTH + 1)).unwrap_err();
-            assert_eq!(error.kind, ParseErrorKind::TooDeep(OP_TEXT_MAX_DEPTH));
-        });
-    }
-
-    /// A source that hands out one byte per read, to cut every sequence.
-    struct Trickle<'a>(&'a [u8]);
-
-    impl Read for Trickle<'_> {
-        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-            match self.0.split_first() {
-                Some((&byte, rest)) if !buf.is_empty() => {
-                    buf[0] = byte;
-                    self.0 = rest;
-                    Ok(1)
-                }
-                _ => Ok(0),
-            }
-        }
-    }
-
-    #[test]
-    fn streamed_input_decodes_like_whole_input() {
-        let inputs: [&[u8]; 5] = [
-            b"[\"\xf0\x9f\x98\x80\xe2\x82\xac\xc3\xa9\",1]",
-            b"[\"\xe2\x82\"]",
-            b"[\"a\xed\xa0\x80\xff\"]",
-            b"[\"\xf0\x9f\x98\"]",
-            b"{\"k\xc3\":\"\\ud83d\\ude00\"}",
-        ];
-        for input in inputs {
-            let whole = parse(input, TextMode::LossyUtf8).unwrap();
-            let mut reader = JsonReader::new(Trickle(input), TextMode::LossyUtf8);
-            let streamed = reader.parse_value(0).unwrap();
-            reader.expect_end().unwrap();
-            assert_eq!(whole, streamed, "{input:?}");
-            let lossy = String::from_utf8_lossy(input).into_owned();
-            assert_eq!(
-                round_trip(&lossy),
-                String::from_utf8(to_json(&whole)).unwrap()
-            );
-        }
-    }
-}
+#[path = "parse_tests.rs"]
+mod tests;

@@ -2,8 +2,9 @@
 //! JavaScript number formatting, and its string escapes.
 
 use super::number;
+use super::object::Object;
 use super::string::JsString;
-use super::value::{Object, Value};
+use super::value::Value;
 
 /// Which bytes of a string need more than a copy: control characters, `"`,
 /// `\`, and 0xED, the lead byte of a (possibly lone) surrogate sequence.

@@ -1,14 +1,32 @@
-//! The contract's ops, one module per seam, and the table that names them.
+//! The contract's ops (section 4), one module per seam, and [`OPS`], the
+//! table that names them.
 //!
-//! Every op is a function of its case alone: it reads the case's fields
-//! (a [`Value`] object), and returns the result value that the batch
-//! prints. Most wrap one pure function in an [`outcome`]; the stateful
-//! ones (`respawn`, `outputRouting`, `liveness`, the IPC halves) drive a
-//! scripted harness and have shapes of their own.
+//! An op reads its case (a [`Value`] object whose iterated fields the
+//! batch has already checked) and returns the result the batch prints.
+//! Most wrap one function of the contract in an [`outcome`]
+//! (`{"defined":…,"value":…}` or `{"threw":true,"message":…}`); the
+//! scripted ones have result shapes of their own.
+//!
+//! - [`argv`], [`options`], [`env`](mod@env): the worker's command line, its
+//!   options object and its environment (4.1–4.6).
+//! - [`ready`], [`worker_output`], [`stillborn`]: the ready handshake,
+//!   what a worker printed, and why it never became ready (4.7–4.12,
+//!   4.14, 4.15).
+//! - [`preflight`] (4.13) and [`worker_args`] (`parseWorkerArgs`, 4.26):
+//!   the ops that look at the file system, inside a scratch directory
+//!   ([`crate::scratch`]).
+//! - [`respawn`], [`output_routing`], [`liveness`] (4.16–4.18): the
+//!   stateful seams, each driven by a case's script or schedule.
+//! - [`ipc`] (4.20, 4.21): the protocol halves of [`crate::ipc`] driven by
+//!   a script against a recording channel.
+//! - [`remote`] (4.22–4.25): the remote harness's config, entrypoint and
+//!   join payload.
+//! - [`envelope`]: the result shapes.
 
 pub mod argv;
 pub mod env;
 pub mod envelope;
+pub mod ipc;
 pub mod liveness;
 pub mod options;
 pub mod output_routing;
@@ -28,61 +46,138 @@ use crate::js_concat;
 /// The handler of one op: the case in, the result out.
 pub type Handler = fn(&Value) -> Value;
 
-/// Every op of the contract, by name.
-pub const OPS: &[(&str, Handler)] = &[
-    ("cliArgs", argv::cli_args_op),
-    ("redactedCliArgs", argv::redacted_cli_args_op),
-    ("envOverlay", env::env_overlay_op),
-    ("nodeArgs", argv::node_args_op),
-    ("scriptPath", argv::script_path_op),
-    ("readyMessage", ready::ready_message_op),
-    ("sessionClosedGuard", ready::session_closed_guard_op),
-    ("readyTimeoutMs", ready::ready_timeout_ms_op),
-    ("readyTimeoutError", ready::ready_timeout_error_op),
-    ("boundedOutput", worker_output::bounded_output_op),
-    (
-        "exitBeforeReadyMessage",
-        worker_output::exit_before_ready_message_op,
-    ),
-    ("preflight", preflight::preflight_op),
-    ("preflightLine", worker_output::preflight_line_op),
-    ("stillborn", stillborn::stillborn_op),
-    ("respawn", respawn::respawn_op),
-    ("outputRouting", output_routing::output_routing_op),
-    ("liveness", liveness::liveness_op),
-    ("ipcWorker", crate::ipc::scripted::ipc_worker_op),
-    ("ipcParent", crate::ipc::scripted::ipc_parent_op),
-    ("remoteConfig", remote::remote_config_op),
-    ("remoteConfigEnv", remote::remote_config_env_op),
-    ("remoteEntrypoint", remote::remote_entrypoint_op),
-    ("remoteJoinPayload", remote::remote_join_payload_op),
-    ("parseWorkerArgs", worker_args::parse_worker_args_op),
-];
+/// What the batch, and the tests that must cover every op, know about one
+/// op. [`OPS`] lists them all; the fuzz generators, the wrong-types
+/// differential test and the planted-bug test each have a table of their
+/// own, and a test of each checks that it names exactly these ops.
+#[derive(Clone, Copy, Debug)]
+pub struct OpSpec {
+    /// The name a case gives in `op`.
+    pub name: &'static str,
+    /// Runs a case of this op.
+    pub handler: Handler,
+    /// The fields that must be arrays of objects when set (contract 1),
+    /// in the order they are checked: the batch refuses any other value
+    /// before the handler runs.
+    pub iterated: &'static [&'static str],
+    /// Whether some case makes the handler answer a `threw` result. An op
+    /// that cannot throw records what went wrong inside its result.
+    pub can_throw: bool,
+}
 
-/// The fields an op iterates, which must be arrays of objects when set
-/// (contract 1), in the order they are checked.
-pub fn iterated_fields(op: &str) -> &'static [&'static str] {
-    match op {
-        "respawn" | "outputRouting" | "ipcWorker" => &["script"],
-        "ipcParent" => &["requestHandlers", "script"],
-        "liveness" => &["schedule"],
-        _ => &[],
+impl OpSpec {
+    /// An op that iterates no field and can throw.
+    const fn new(name: &'static str, handler: Handler) -> Self {
+        OpSpec {
+            name,
+            handler,
+            iterated: &[],
+            can_throw: true,
+        }
+    }
+
+    /// The same op, iterating `fields`.
+    const fn iterating(self, fields: &'static [&'static str]) -> Self {
+        OpSpec {
+            iterated: fields,
+            ..self
+        }
+    }
+
+    /// The same op, answering every case without throwing.
+    const fn never_throws(self) -> Self {
+        OpSpec {
+            can_throw: false,
+            ..self
+        }
     }
 }
 
-/// The handler for an op name.
-pub fn handler(op: &Value) -> Option<Handler> {
+/// Every op of the contract (section 4), in the contract's order.
+pub const OPS: &[OpSpec] = &[
+    OpSpec::new("cliArgs", argv::cli_args_op),
+    OpSpec::new("redactedCliArgs", argv::redacted_cli_args_op),
+    OpSpec::new("envOverlay", env::env_overlay_op),
+    OpSpec::new("nodeArgs", argv::node_args_op),
+    OpSpec::new("scriptPath", argv::script_path_op),
+    OpSpec::new("readyMessage", ready::ready_message_op),
+    OpSpec::new("sessionClosedGuard", ready::session_closed_guard_op).never_throws(),
+    OpSpec::new("readyTimeoutMs", ready::ready_timeout_ms_op),
+    OpSpec::new("readyTimeoutError", ready::ready_timeout_error_op).never_throws(),
+    OpSpec::new("boundedOutput", worker_output::bounded_output_op),
+    OpSpec::new(
+        "exitBeforeReadyMessage",
+        worker_output::exit_before_ready_message_op,
+    ),
+    OpSpec::new("preflight", preflight::preflight_op),
+    OpSpec::new("preflightLine", worker_output::preflight_line_op),
+    OpSpec::new("stillborn", stillborn::stillborn_op).never_throws(),
+    OpSpec::new("respawn", respawn::respawn_op).iterating(&["script"]),
+    OpSpec::new("outputRouting", output_routing::output_routing_op).iterating(&["script"]),
+    OpSpec::new("liveness", liveness::liveness_op).iterating(&["schedule"]),
+    OpSpec::new("ipcWorker", ipc::ipc_worker_op)
+        .iterating(&["script"])
+        .never_throws(),
+    OpSpec::new("ipcParent", ipc::ipc_parent_op)
+        .iterating(&["requestHandlers", "script"])
+        .never_throws(),
+    OpSpec::new("remoteConfig", remote::remote_config_op),
+    OpSpec::new("remoteConfigEnv", remote::remote_config_env_op),
+    OpSpec::new("remoteEntrypoint", remote::remote_entrypoint_op),
+    OpSpec::new("remoteJoinPayload", remote::remote_join_payload_op),
+    OpSpec::new("parseWorkerArgs", worker_args::parse_worker_args_op),
+];
+
+/// The op a case's `op` names, if any.
+pub fn find(op: &Value) -> Option<&'static OpSpec> {
     let name = op.as_js_string()?;
-    OPS.iter()
-        .find(|(known, _)| name.eq_str(known))
-        .map(|(_, handler)| *handler)
+    OPS.iter().find(|spec| name.eq_str(spec.name))
+}
+
+/// The op of this name, if any.
+pub fn named(name: &str) -> Option<&'static OpSpec> {
+    OPS.iter().find(|spec| spec.name == name)
 }
 
 /// Runs the op a case names, on a case that is known to be an object.
 pub fn run_op(case: &Value) -> Value {
     let op = case.get("op");
-    match handler(op) {
-        Some(handler) => handler(case),
+    match find(op) {
+        Some(spec) => (spec.handler)(case),
         None => threw(js_concat!("unknown op ", op.to_js_string())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::js::testing::{json, value};
+
+    #[test]
+    fn names_are_unique_and_found_by_value_and_by_text() {
+        for (at, spec) in OPS.iter().enumerate() {
+            assert!(
+                OPS[..at].iter().all(|earlier| earlier.name != spec.name),
+                "{} is listed twice",
+                spec.name
+            );
+            assert_eq!(named(spec.name).map(|found| found.name), Some(spec.name));
+            let by_value = find(&Value::from(spec.name)).map(|found| found.name);
+            assert_eq!(by_value, Some(spec.name));
+        }
+        assert!(named("CLIARGS").is_none() && named(" cliArgs").is_none());
+        assert!(find(&Value::from(7.0)).is_none());
+    }
+
+    #[test]
+    fn unknown_ops_are_named_in_the_refusal() {
+        for (case, message) in [
+            (r#"{"op":"nope"}"#, "unknown op nope"),
+            (r#"{"op":["a",1]}"#, "unknown op a,1"),
+            ("{}", "unknown op undefined"),
+        ] {
+            let expected = format!(r#"{{"threw":true,"message":"{message}"}}"#);
+            assert_eq!(json(&run_op(&value(case))), expected);
+        }
     }
 }

@@ -154,7 +154,7 @@ impl Render for Json {
             .with("name", self.name.take())
             .with("passed", to_value(tally.passed))
             .with("failed", to_value(tally.failed));
-        if let Some(Value::Object(problem)) = self.problem.take() {
+        if let Some(problem) = self.problem.take().and_then(Value::into_object) {
             for (key, value) in problem.into_entries() {
                 head.insert(key, value);
             }

@@ -226,23 +226,34 @@ fn handlers(gen: &mut Gen) -> Node {
     Node::Array(handlers)
 }
 
-/// A case for one of the IPC ops.
-pub fn case(gen: &mut Gen, op: &str) -> Node {
+/// A case for `ipcWorker`.
+pub fn ipc_worker(gen: &mut Gen) -> Node {
     let steps = gen.rng.between(1, 10);
-    let mut fields = Vec::new();
-    if op == "ipcWorker" {
-        fields.push(("codex", codex_spec(gen)));
-        fields.push((
+    let fields = vec![
+        ("codex", codex_spec(gen)),
+        (
             "script",
             Node::Array((0..steps).map(|_| worker_step(gen)).collect()),
-        ));
-    } else {
-        fields.push(("requestHandlers", handlers(gen)));
-        fields.push((
+        ),
+    ];
+    ipc_case(gen, "ipcWorker", fields)
+}
+
+/// A case for `ipcParent`.
+pub fn ipc_parent(gen: &mut Gen) -> Node {
+    let steps = gen.rng.between(1, 10);
+    let fields = vec![
+        ("requestHandlers", handlers(gen)),
+        (
             "script",
             Node::Array((0..steps).map(|_| parent_step(gen)).collect()),
-        ));
-    }
+        ),
+    ];
+    ipc_case(gen, "ipcParent", fields)
+}
+
+/// The case, now and then with a `sendThrowMessage`.
+fn ipc_case(gen: &mut Gen, op: &str, mut fields: Vec<(&str, Node)>) -> Node {
     if gen.rng.one_in(3) {
         fields.push(("sendThrowMessage", gen.or_wrong(3, |gen| gen.text())));
     }

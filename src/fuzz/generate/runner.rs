@@ -209,142 +209,169 @@ pub fn long_text(gen: &mut Gen) -> Node {
     gen.string(JsString::from_utf16(&units))
 }
 
-/// A case for one of the runner-side ops.
-pub fn case(gen: &mut Gen, op: &str) -> Node {
-    match op {
-        "cliArgs" => case_of(op, vec![("options", options(gen))]),
-        "envOverlay" => {
-            let mut fields = vec![("options", options(gen))];
-            if gen.rng.one_in(2) {
-                fields.push(("devServicesParentPid", gen.number_in(NUMBERS, 1.0, MAX_PID)));
-            }
-            if gen.rng.one_in(2) {
-                let key = gen.word(&["sk-1", ""]);
-                fields.push(("forwardableOpenAiApiKey", gen.or_wrong(6, |_| key)));
-            }
-            case_of(op, fields)
-        }
-        "redactedCliArgs" => {
-            let count = gen.rng.below(7);
-            let args = gen.strings(count, |g| g.word(WORKER_FLAGS));
-            case_of(op, vec![("args", args)])
-        }
-        "nodeArgs" => {
-            let script = gen.word(&["/app/dist/index.js", "s.js", ""]);
-            let count = gen.rng.below(3);
-            let args = gen.strings(count, |g| g.word(WORKER_FLAGS));
-            let count = gen.rng.below(7);
-            let exec_argv = gen.strings(count, node_flag);
-            let mut fields = vec![("scriptPath", script), ("args", args)];
-            if !gen.rng.one_in(5) {
-                fields.push(("execArgv", exec_argv));
-            }
-            case_of(op, fields)
-        }
-        "scriptPath" => {
-            let path = |gen: &mut Gen, absolute: bool| {
-                let mut text = JsString::from(if absolute { "/" } else { "" });
-                for at in 0..gen.rng.between(1, 4) {
-                    if at > 0 {
-                        text.push_str("/");
-                    }
-                    text.push_str(gen.rng.pick_str(PATH_SEGMENTS));
-                }
-                gen.string(text)
-            };
-            let absolute = !gen.rng.one_in(10);
-            let cwd = path(gen, absolute);
-            let mut fields = vec![("cwd", cwd)];
-            if !gen.rng.one_in(4) {
-                let absolute = gen.rng.one_in(4);
-                fields.push(("scriptPath", path(gen, absolute)));
-            }
-            case_of(op, fields)
-        }
-        "readyMessage" => {
-            let expected = gen.word(&["t1", "t2", ""]);
-            let mut message = vec![("type", gen.word(&["thread-codex-worker-ready", "other"]))];
-            if !gen.rng.one_in(8) {
-                let id = gen.or_wrong(8, |gen| gen.word(&["t1", "t2", "T1"]));
-                message.push(("kandanThreadId", id));
-            }
-            if gen.rng.one_in(2) {
-                message.push(("pid", gen.number_in(NUMBERS, 1.0, MAX_PID)));
-            }
-            if gen.rng.one_in(2) {
-                message.push((
-                    "protocolVersion",
-                    gen.or_wrong(3, |gen| {
-                        gen.number_in(&["1", "1.0", "2", "0", "1e0"], 0.0, 2.0)
-                    }),
-                ));
-            }
-            let message = gen.or_wrong(10, |_| Node::object(message));
-            case_of(
-                op,
-                vec![("message", message), ("expectedKandanThreadId", expected)],
-            )
-        }
-        "sessionClosedGuard" => {
-            let mut message = vec![(
-                "type",
-                gen.word(&["codex-session-closed", "codex-session-close"]),
-            )];
-            if gen.rng.one_in(2) {
-                message.push(("reason", gen.or_wrong(3, |gen| gen.text())));
-            }
-            let message = gen.or_wrong(8, |_| Node::object(message));
-            case_of(op, vec![("message", message)])
-        }
-        "readyTimeoutMs" => {
-            let configured = gen.or_wrong(6, |gen| gen.number_in(NUMBERS, 1000.0, 600000.0));
-            case_of(op, vec![("configured", configured)])
-        }
-        "readyTimeoutError" => {
-            let id = gen.or_wrong(4, |gen| gen.text());
-            let ms = gen.or_wrong(4, |gen| gen.number_in(NUMBERS, 1000.0, 600000.0));
-            case_of(op, vec![("kandanThreadId", id), ("timeoutMs", ms)])
-        }
-        "boundedOutput" => {
-            let value = if gen.rng.one_in(2) {
-                long_text(gen)
-            } else {
-                gen.text()
-            };
-            case_of(op, vec![("value", value)])
-        }
-        "exitBeforeReadyMessage" => {
-            let mut fields = Vec::new();
-            if gen.rng.one_in(2) {
-                fields.push((
-                    "code",
-                    gen.or_wrong(5, |gen| {
-                        gen.number_in(&["0", "1", "137", "-0", "1e21"], 0.0, 255.0)
-                    }),
-                ));
-            }
-            if gen.rng.one_in(2) {
-                fields.push((
-                    "signal",
-                    gen.or_wrong(5, |gen| gen.word(&["SIGTERM", "SIGKILL", ""])),
-                ));
-            }
-            let output = if gen.rng.one_in(3) {
-                long_text(gen)
-            } else {
-                output_text(gen)
-            };
-            fields.push(("capturedOutput", output));
-            case_of(op, fields)
-        }
-        "preflightLine" => case_of(op, vec![("capturedOutput", output_text(gen))]),
-        _ => {
-            let mut message = JsString::new();
-            for _ in 0..gen.rng.between(1, 4) {
-                message.push_str(gen.rng.pick_str(STILLBORN));
-            }
-            let message = gen.string(message);
-            case_of("stillborn", vec![("message", gen.or_wrong(8, |_| message))])
-        }
+/// A case for `cliArgs`.
+pub fn cli_args(gen: &mut Gen) -> Node {
+    case_of("cliArgs", vec![("options", options(gen))])
+}
+
+/// A case for `envOverlay`.
+pub fn env_overlay(gen: &mut Gen) -> Node {
+    let mut fields = vec![("options", options(gen))];
+    if gen.rng.one_in(2) {
+        fields.push(("devServicesParentPid", gen.number_in(NUMBERS, 1.0, MAX_PID)));
     }
+    if gen.rng.one_in(2) {
+        let key = gen.word(&["sk-1", ""]);
+        fields.push(("forwardableOpenAiApiKey", gen.or_wrong(6, |_| key)));
+    }
+    case_of("envOverlay", fields)
+}
+
+/// A case for `redactedCliArgs`.
+pub fn redacted_cli_args(gen: &mut Gen) -> Node {
+    let count = gen.rng.below(7);
+    let args = gen.strings(count, |g| g.word(WORKER_FLAGS));
+    case_of("redactedCliArgs", vec![("args", args)])
+}
+
+/// A case for `nodeArgs`.
+pub fn node_args(gen: &mut Gen) -> Node {
+    let script = gen.word(&["/app/dist/index.js", "s.js", ""]);
+    let count = gen.rng.below(3);
+    let args = gen.strings(count, |g| g.word(WORKER_FLAGS));
+    let count = gen.rng.below(7);
+    let exec_argv = gen.strings(count, node_flag);
+    let mut fields = vec![("scriptPath", script), ("args", args)];
+    if !gen.rng.one_in(5) {
+        fields.push(("execArgv", exec_argv));
+    }
+    case_of("nodeArgs", fields)
+}
+
+/// A case for `scriptPath`.
+pub fn script_path(gen: &mut Gen) -> Node {
+    let path = |gen: &mut Gen, absolute: bool| {
+        let mut text = JsString::from(if absolute { "/" } else { "" });
+        for at in 0..gen.rng.between(1, 4) {
+            if at > 0 {
+                text.push_str("/");
+            }
+            text.push_str(gen.rng.pick_str(PATH_SEGMENTS));
+        }
+        gen.string(text)
+    };
+    let absolute = !gen.rng.one_in(10);
+    let cwd = path(gen, absolute);
+    let mut fields = vec![("cwd", cwd)];
+    if !gen.rng.one_in(4) {
+        let absolute = gen.rng.one_in(4);
+        fields.push(("scriptPath", path(gen, absolute)));
+    }
+    case_of("scriptPath", fields)
+}
+
+/// A case for `readyMessage`.
+pub fn ready_message(gen: &mut Gen) -> Node {
+    let expected = gen.word(&["t1", "t2", ""]);
+    let mut message = vec![("type", gen.word(&["thread-codex-worker-ready", "other"]))];
+    if !gen.rng.one_in(8) {
+        let id = gen.or_wrong(8, |gen| gen.word(&["t1", "t2", "T1"]));
+        message.push(("kandanThreadId", id));
+    }
+    if gen.rng.one_in(2) {
+        message.push(("pid", gen.number_in(NUMBERS, 1.0, MAX_PID)));
+    }
+    if gen.rng.one_in(2) {
+        message.push((
+            "protocolVersion",
+            gen.or_wrong(3, |gen| {
+                gen.number_in(&["1", "1.0", "2", "0", "1e0"], 0.0, 2.0)
+            }),
+        ));
+    }
+    let message = gen.or_wrong(10, |_| Node::object(message));
+    case_of(
+        "readyMessage",
+        vec![("message", message), ("expectedKandanThreadId", expected)],
+    )
+}
+
+/// A case for `sessionClosedGuard`.
+pub fn session_closed_guard(gen: &mut Gen) -> Node {
+    let mut message = vec![(
+        "type",
+        gen.word(&["codex-session-closed", "codex-session-close"]),
+    )];
+    if gen.rng.one_in(2) {
+        message.push(("reason", gen.or_wrong(3, |gen| gen.text())));
+    }
+    let message = gen.or_wrong(8, |_| Node::object(message));
+    case_of("sessionClosedGuard", vec![("message", message)])
+}
+
+/// A case for `readyTimeoutMs`.
+pub fn ready_timeout_ms(gen: &mut Gen) -> Node {
+    let configured = gen.or_wrong(6, |gen| gen.number_in(NUMBERS, 1000.0, 600000.0));
+    case_of("readyTimeoutMs", vec![("configured", configured)])
+}
+
+/// A case for `readyTimeoutError`.
+pub fn ready_timeout_error(gen: &mut Gen) -> Node {
+    let id = gen.or_wrong(4, |gen| gen.text());
+    let ms = gen.or_wrong(4, |gen| gen.number_in(NUMBERS, 1000.0, 600000.0));
+    case_of(
+        "readyTimeoutError",
+        vec![("kandanThreadId", id), ("timeoutMs", ms)],
+    )
+}
+
+/// A case for `boundedOutput`.
+pub fn bounded_output(gen: &mut Gen) -> Node {
+    let value = if gen.rng.one_in(2) {
+        long_text(gen)
+    } else {
+        gen.text()
+    };
+    case_of("boundedOutput", vec![("value", value)])
+}
+
+/// A case for `exitBeforeReadyMessage`.
+pub fn exit_before_ready_message(gen: &mut Gen) -> Node {
+    let mut fields = Vec::new();
+    if gen.rng.one_in(2) {
+        fields.push((
+            "code",
+            gen.or_wrong(5, |gen| {
+                gen.number_in(&["0", "1", "137", "-0", "1e21"], 0.0, 255.0)
+            }),
+        ));
+    }
+    if gen.rng.one_in(2) {
+        fields.push((
+            "signal",
+            gen.or_wrong(5, |gen| gen.word(&["SIGTERM", "SIGKILL", ""])),
+        ));
+    }
+    let output = if gen.rng.one_in(3) {
+        long_text(gen)
+    } else {
+        output_text(gen)
+    };
+    fields.push(("capturedOutput", output));
+    case_of("exitBeforeReadyMessage", fields)
+}
+
+/// A case for `preflightLine`.
+pub fn preflight_line(gen: &mut Gen) -> Node {
+    case_of("preflightLine", vec![("capturedOutput", output_text(gen))])
+}
+
+/// A case for `stillborn`.
+pub fn stillborn(gen: &mut Gen) -> Node {
+    let mut message = JsString::new();
+    for _ in 0..gen.rng.between(1, 4) {
+        message.push_str(gen.rng.pick_str(STILLBORN));
+    }
+    let message = gen.string(message);
+    case_of("stillborn", vec![("message", gen.or_wrong(8, |_| message))])
 }

@@ -334,128 +334,142 @@ fn worker_env(gen: &mut Gen, usual: &[&str], sometimes: &[&str]) -> Node {
     Node::Object(members)
 }
 
-/// A case for one of the stateful ops.
-pub fn case(gen: &mut Gen, op: &str) -> Node {
-    match op {
-        "preflight" => {
-            let count = gen.rng.below(4);
-            let allowed = gen.strings(count, scratch_path);
-            let mut fields = vec![("mkdirs", mkdirs(gen)), ("cwd", scratch_path(gen))];
-            if !gen.rng.one_in(4) {
-                fields.push(("allowedCwds", allowed));
-            }
-            case_of(op, fields)
-        }
-        "respawn" => {
-            let count = gen.rng.below(6);
-            let script = Node::Array((0..count).map(|_| respawn_step(gen)).collect());
-            let mut fields = vec![("script", script)];
-            if gen.rng.one_in(2) {
-                fields.push((
-                    "maxAttempts",
-                    gen.number_in(
-                        &["1", "2", "3", "10", "11", "0", "1.5", "-1", "1e400", "4"],
-                        1.0,
-                        10.0,
-                    ),
-                ));
-            }
-            case_of(op, fields)
-        }
-        "outputRouting" => {
-            let count = gen.rng.below(6);
-            let script = Node::Array((0..count).map(|_| routing_step(gen)).collect());
-            let mut fields = vec![("script", script)];
-            if gen.rng.one_in(2) {
-                fields.push((
-                    "pid",
-                    gen.number_in(&["1", "4242", "0", "-1", "1.5", "1e21"], 1.0, MAX_PID),
-                ));
-            }
-            if gen.rng.one_in(2) {
-                fields.push(("streamName", gen.word(&["stdout", "stderr", "stdin"])));
-            }
-            case_of(op, fields)
-        }
-        "liveness" => {
-            let mut fields = vec![("schedule", liveness_schedule(gen))];
-            if gen.rng.one_in(2) {
-                fields.push(("config", liveness_config(gen)));
-            }
-            case_of(op, fields)
-        }
-        "remoteConfig" => {
-            let text = if gen.rng.one_in(10) {
-                gen.word(&["{", "[]", "null", "\"x\"", "", "{\"kandanUrl\":}"])
-            } else {
-                let text = Node::Object(remote_config_members(gen)).to_text();
-                gen.string(JsString::from(String::from_utf8_lossy(&text).as_ref()))
-            };
-            case_of(op, vec![("json", gen.or_wrong(12, |_| text))])
-        }
-        "remoteConfigEnv" => {
-            let env = worker_env(
-                gen,
-                &[
-                    "LINZUMI_KANDAN_URL",
-                    "LINZUMI_RUNNER_TOKEN",
-                    "LINZUMI_RUNNER_ID",
-                    "LINZUMI_CWD",
-                ],
-                &[
-                    "LINZUMI_REMOTE_HARNESS_CONFIG",
-                    "LINZUMI_WORKSPACE",
-                    "LINZUMI_CODEX_BIN",
-                    "LINZUMI_ALLOWED_CWDS",
-                    "LINZUMI_HEARTBEAT_INTERVAL_MS",
-                ],
-            );
-            case_of(op, vec![("env", env)])
-        }
-        "remoteEntrypoint" => {
-            let mut text = JsString::new();
-            text.push_str(gen.rng.pick_str(&[
-                "",
-                " ",
-                "cli",
-                "/opt/linzumi/cli",
-                "\u{feff}",
-                "\t",
-            ]));
-            text.push_str(gen.rng.pick_str(&[
-                "", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".json", ".JS", " ", ".js ",
-            ]));
-            let entry = gen.string(text);
-            case_of(op, vec![("entrypoint", gen.or_wrong(8, |_| entry))])
-        }
-        "remoteJoinPayload" => {
-            let config = Node::Object(remote_config_members(gen));
-            case_of(op, vec![("config", gen.or_wrong(12, |_| config))])
-        }
-        _ => {
-            let env = worker_env(
-                gen,
-                &[],
-                &[
-                    "LINZUMI_KANDAN_URL",
-                    "LINZUMI_RUNNER_TOKEN",
-                    "LINZUMI_RUNNER_ID",
-                    "LINZUMI_WORKSPACE",
-                    "LINZUMI_CODEX_BIN",
-                    "LINZUMI_CODEX_MODEL_PROVIDER",
-                    "LINZUMI_AGENT_MCP_TOKEN",
-                    "LINZUMI_DEBUG_TRACE",
-                    "PATH",
-                ],
-            );
-            case_of(
-                "parseWorkerArgs",
-                vec![
-                    ("mkdirs", mkdirs(gen)),
-                    ("args", worker_args(gen)),
-                    ("env", env),
-                ],
-            )
-        }
+/// A case for `preflight`.
+pub fn preflight(gen: &mut Gen) -> Node {
+    let count = gen.rng.below(4);
+    let allowed = gen.strings(count, scratch_path);
+    let mut fields = vec![("mkdirs", mkdirs(gen)), ("cwd", scratch_path(gen))];
+    if !gen.rng.one_in(4) {
+        fields.push(("allowedCwds", allowed));
     }
+    case_of("preflight", fields)
+}
+
+/// A case for `respawn`.
+pub fn respawn(gen: &mut Gen) -> Node {
+    let count = gen.rng.below(6);
+    let script = Node::Array((0..count).map(|_| respawn_step(gen)).collect());
+    let mut fields = vec![("script", script)];
+    if gen.rng.one_in(2) {
+        fields.push((
+            "maxAttempts",
+            gen.number_in(
+                &["1", "2", "3", "10", "11", "0", "1.5", "-1", "1e400", "4"],
+                1.0,
+                10.0,
+            ),
+        ));
+    }
+    case_of("respawn", fields)
+}
+
+/// A case for `outputRouting`.
+pub fn output_routing(gen: &mut Gen) -> Node {
+    let count = gen.rng.below(6);
+    let script = Node::Array((0..count).map(|_| routing_step(gen)).collect());
+    let mut fields = vec![("script", script)];
+    if gen.rng.one_in(2) {
+        fields.push((
+            "pid",
+            gen.number_in(&["1", "4242", "0", "-1", "1.5", "1e21"], 1.0, MAX_PID),
+        ));
+    }
+    if gen.rng.one_in(2) {
+        fields.push(("streamName", gen.word(&["stdout", "stderr", "stdin"])));
+    }
+    case_of("outputRouting", fields)
+}
+
+/// A case for `liveness`.
+pub fn liveness(gen: &mut Gen) -> Node {
+    let mut fields = vec![("schedule", liveness_schedule(gen))];
+    if gen.rng.one_in(2) {
+        fields.push(("config", liveness_config(gen)));
+    }
+    case_of("liveness", fields)
+}
+
+/// A case for `remoteConfig`.
+pub fn remote_config(gen: &mut Gen) -> Node {
+    let text = if gen.rng.one_in(10) {
+        gen.word(&["{", "[]", "null", "\"x\"", "", "{\"kandanUrl\":}"])
+    } else {
+        let text = Node::Object(remote_config_members(gen)).to_text();
+        gen.string(JsString::from(String::from_utf8_lossy(&text).as_ref()))
+    };
+    case_of("remoteConfig", vec![("json", gen.or_wrong(12, |_| text))])
+}
+
+/// A case for `remoteConfigEnv`.
+pub fn remote_config_env(gen: &mut Gen) -> Node {
+    let env = worker_env(
+        gen,
+        &[
+            "LINZUMI_KANDAN_URL",
+            "LINZUMI_RUNNER_TOKEN",
+            "LINZUMI_RUNNER_ID",
+            "LINZUMI_CWD",
+        ],
+        &[
+            "LINZUMI_REMOTE_HARNESS_CONFIG",
+            "LINZUMI_WORKSPACE",
+            "LINZUMI_CODEX_BIN",
+            "LINZUMI_ALLOWED_CWDS",
+            "LINZUMI_HEARTBEAT_INTERVAL_MS",
+        ],
+    );
+    case_of("remoteConfigEnv", vec![("env", env)])
+}
+
+/// A case for `remoteEntrypoint`.
+pub fn remote_entrypoint(gen: &mut Gen) -> Node {
+    let mut text = JsString::new();
+    text.push_str(
+        gen.rng
+            .pick_str(&["", " ", "cli", "/opt/linzumi/cli", "\u{feff}", "\t"]),
+    );
+    text.push_str(gen.rng.pick_str(&[
+        "", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".json", ".JS", " ", ".js ",
+    ]));
+    let entry = gen.string(text);
+    case_of(
+        "remoteEntrypoint",
+        vec![("entrypoint", gen.or_wrong(8, |_| entry))],
+    )
+}
+
+/// A case for `remoteJoinPayload`.
+pub fn remote_join_payload(gen: &mut Gen) -> Node {
+    let config = Node::Object(remote_config_members(gen));
+    case_of(
+        "remoteJoinPayload",
+        vec![("config", gen.or_wrong(12, |_| config))],
+    )
+}
+
+/// A case for `parseWorkerArgs`.
+pub fn parse_worker_args(gen: &mut Gen) -> Node {
+    let env = worker_env(
+        gen,
+        &[],
+        &[
+            "LINZUMI_KANDAN_URL",
+            "LINZUMI_RUNNER_TOKEN",
+            "LINZUMI_RUNNER_ID",
+            "LINZUMI_WORKSPACE",
+            "LINZUMI_CODEX_BIN",
+            "LINZUMI_CODEX_MODEL_PROVIDER",
+            "LINZUMI_AGENT_MCP_TOKEN",
+            "LINZUMI_DEBUG_TRACE",
+            "PATH",
+        ],
+    );
+    case_of(
+        "parseWorkerArgs",
+        vec![
+            ("mkdirs", mkdirs(gen)),
+            ("args", worker_args(gen)),
+            ("env", env),
+        ],
+    )
 }

@@ -446,7 +446,7 @@ impl Session {
         let mut child = self.child.take()?;
         self.half.channel_mut().shutdown();
         if !completed {
-            kill_group(&child);
+            kill_group(child.id());
         }
         child.wait().ok()
     }

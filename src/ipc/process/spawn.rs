@@ -1,10 +1,10 @@
 //! The plumbing of `ipc-parent` around its child process: what to run,
 //! the child's exit and the oracle's own signals as events, and killing
-//! the child's process group.
+//! the child's process group (which `parity-diff` uses for its oracle
+//! commands too).
 
 use std::ffi::{OsStr, OsString};
 use std::io;
-use std::process::Child;
 use std::sync::mpsc::Sender;
 
 use crate::ipc::channel::ChannelEvent;
@@ -29,17 +29,30 @@ impl From<ChannelEvent> for Event {
     }
 }
 
-/// SIGKILL to the child's process group. The child is not reaped yet, so
-/// the group id cannot have been reused.
-pub(super) fn kill_group(child: &Child) {
-    let Ok(group) = libc::pid_t::try_from(child.id()) else {
+/// Sends `signal` to the process group a child leads (spawned with a
+/// group of its own), and to the child itself, should it have left the
+/// group. The child must not have been reaped yet: until then neither its
+/// pid nor its group id can be reused, so no stranger gets the signal. A
+/// pid that no process can have (0, or beyond `pid_t`) is ignored, since
+/// `kill(0, …)` would signal our own group.
+pub fn signal_group(pid: u32, signal: libc::c_int) {
+    let Ok(group) = libc::pid_t::try_from(pid) else {
         return;
     };
-    // SAFETY: kill has no memory effects.
-    unsafe {
-        libc::kill(-group, libc::SIGKILL);
-        libc::kill(group, libc::SIGKILL);
+    if group <= 0 {
+        return;
     }
+    // SAFETY: kill(2) touches no memory of ours.
+    unsafe {
+        libc::kill(-group, signal);
+        libc::kill(group, signal);
+    }
+}
+
+/// SIGKILL to a child's process group and to the child (see
+/// [`signal_group`]).
+pub fn kill_group(pid: u32) {
+    signal_group(pid, libc::SIGKILL);
 }
 
 /// `node <script> …` for a script, else the command as given.
@@ -122,5 +135,40 @@ mod tests {
         assert_eq!(args, &command[1..]);
         let command = os(&["mjs"]);
         assert_eq!(program_and_args(&command).0, "mjs");
+    }
+
+    #[test]
+    fn killing_the_group_reaches_the_grandchildren() {
+        use std::io::{BufRead, BufReader};
+        use std::os::unix::process::{CommandExt, ExitStatusExt};
+        use std::process::{Command, Stdio};
+
+        let mut child = Command::new("sh")
+            .args(["-c", "sleep 30 & echo $!; wait"])
+            .stdout(Stdio::piped())
+            .process_group(0)
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let grandchild: libc::pid_t = line.trim().parse().unwrap();
+        // The grandchild is dead once it is a zombie, or gone when whoever
+        // adopted it has reaped it.
+        let dead = || match std::fs::read_to_string(format!("/proc/{grandchild}/stat")) {
+            Ok(stat) => stat
+                .rsplit_once(") ")
+                .is_some_and(|(_, rest)| rest.starts_with('Z')),
+            Err(_) => true,
+        };
+        assert!(!dead(), "the grandchild {grandchild} is running");
+        kill_group(child.id());
+        assert_eq!(child.wait().unwrap().signal(), Some(libc::SIGKILL));
+        let gone = (0..500).any(|_| {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+            dead()
+        });
+        assert!(gone, "the grandchild {grandchild} outlived its group");
     }
 }

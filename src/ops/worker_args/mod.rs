@@ -205,8 +205,8 @@ pub fn parse_worker_args(
     }
     let runtime_defaults = match option("runtimeDefaults") {
         None => None,
-        Some(text) => match parse_js_string(&text) {
-            Ok(Value::Object(object)) => Some(object),
+        Some(text) => match parse_js_string(&text).map(Value::into_object) {
+            Ok(Some(object)) => Some(object),
             _ => throw!("--runtime-defaults must be a JSON object"),
         },
     };
@@ -253,6 +253,21 @@ pub fn is_existing_directory(path: &JsString) -> bool {
     path_kind(path) == PathKind::Directory
 }
 
+/// The deepest `--runtime-defaults` the reference returns. Its op passes
+/// every result through a recursive `$DIR` substitution, which overflows
+/// Node's stack, and the op's `catch` answers
+/// `{"threw":"Maximum call stack size exceeded"}`: on Node 20 beyond
+/// about 1956 levels of objects, or 2283 of arrays (both counting the
+/// runtime defaults object; the exact level moves by one or two with the
+/// process's environment). The lower of the two is the line here, and it
+/// also keeps the recursive copying, substitution and printing of the
+/// value far inside the batch thread's stack, whatever the depth of the
+/// text.
+pub const RUNTIME_DEFAULTS_MAX_DEPTH: usize = 1956;
+
+/// The reference's message when its stack overflows.
+pub const STACK_OVERFLOW: &str = "Maximum call stack size exceeded";
+
 /// The `parseWorkerArgs` op, in a scratch directory: `{"value":{…}}`, or
 /// `{"threw":"<message>"}`.
 pub fn parse_worker_args_op(case: &Value) -> Value {
@@ -261,6 +276,13 @@ pub fn parse_worker_args_op(case: &Value) -> Value {
         let no_args = Value::Array(Vec::new());
         let args = case.get("args").or(&no_args);
         match parse_worker_args(args, &env, &is_existing_directory) {
+            Ok(parsed)
+                if parsed.runtime_defaults.as_ref().is_some_and(|defaults| {
+                    defaults.nests_deeper_than(RUNTIME_DEFAULTS_MAX_DEPTH)
+                }) =>
+            {
+                js_object! { "threw" => STACK_OVERFLOW }
+            }
             Ok(parsed) => js_object! { "value" => parsed.to_value() },
             Err(error) => js_object! { "threw" => error.message },
         }
@@ -531,6 +553,58 @@ mod tests {
         assert_eq!(
             op(r#"{"mkdirs":"ws"}"#),
             r#"{"threw":true,"message":"mkdirs must be an array"}"#
+        );
+    }
+
+    #[test]
+    fn runtime_defaults_deeper_than_the_references_stack_give_its_overflow() {
+        // {"d":[[…]]}: the runtime defaults object, then `levels - 1`
+        // arrays. Copying and printing it recurse, so the test runs on
+        // a thread with room for the deepest value that is printed.
+        let case = |levels: usize| {
+            let text = format!(
+                "{{\"d\":{}{}}}",
+                "[".repeat(levels - 1),
+                "]".repeat(levels - 1)
+            );
+            let mut case = value(
+                r#"{"mkdirs":["ws"],"args":["thread-codex-worker","--kandan-url","k","--token","t","--runner-id","r","--thread-id","th","--cwd","$DIR/ws","--runtime-defaults"]}"#,
+            );
+            if let Value::Object(object) = &mut case {
+                if let Some(Value::Array(args)) = object.get_mut("args") {
+                    args.push(Value::from(text.as_str()));
+                }
+            }
+            case
+        };
+        let deepest = std::thread::Builder::new()
+            .stack_size(256 * 1024 * 1024)
+            .spawn(move || json(&parse_worker_args_op(&case(RUNTIME_DEFAULTS_MAX_DEPTH))))
+            .unwrap()
+            .join()
+            .unwrap();
+        let arrays = RUNTIME_DEFAULTS_MAX_DEPTH - 1;
+        let printed = format!(
+            r#""runtimeDefaults":{{"d":{}{}}},"#,
+            "[".repeat(arrays),
+            "]".repeat(arrays)
+        );
+        assert!(deepest.starts_with(r#"{"value":{"kandanUrl":"k""#));
+        assert!(deepest.contains(&printed));
+        let overflow = r#"{"threw":"Maximum call stack size exceeded"}"#;
+        for levels in [RUNTIME_DEFAULTS_MAX_DEPTH + 1, 1_000_000] {
+            assert_eq!(json(&parse_worker_args_op(&case(levels))), overflow);
+        }
+        // An error found while parsing comes first, as in the reference.
+        let mut missing_token = case(1_000_000);
+        if let Value::Object(object) = &mut missing_token {
+            if let Some(Value::Array(args)) = object.get_mut("args") {
+                args.drain(3..5);
+            }
+        }
+        assert_eq!(
+            json(&parse_worker_args_op(&missing_token)),
+            r#"{"threw":"missing --token (or LINZUMI_RUNNER_TOKEN)"}"#
         );
     }
 }

@@ -1,14 +1,15 @@
 //! The `ipcWorker` (contract 4.20) and `ipcParent` (4.21) ops: each half
-//! driven by a script against a recording channel, with the completions of
-//! every step run before the next.
+//! of the protocol ([`crate::ipc`]) driven by a case's script against a
+//! recording channel, with the completions of every step run before the
+//! next.
 
-use super::parent::{
+use crate::ipc::parent::{
     HandlerAnswer, HandlerId, ParentHalf, ParentHost, RequestTicket, SubscriberId,
 };
-use super::scripted_agent::ScriptedAgent;
-use super::worker::WorkerHalf;
-use super::Channel;
-use crate::js::{JsError, JsResult, Value};
+use crate::ipc::scripted_agent::ScriptedAgent;
+use crate::ipc::worker::WorkerHalf;
+use crate::ipc::Channel;
+use crate::js::{JsError, JsResult, Value, UNDEFINED};
 use crate::js_object;
 
 /// A channel that records every frame sent while sending works.
@@ -135,7 +136,7 @@ impl ParentHost for ScriptedHost {
             .handlers
             .iter()
             .find(|(id, _)| *id == handler)
-            .map_or(&Value::Undefined, |(_, entry)| entry);
+            .map_or(&UNDEFINED, |(_, entry)| entry);
         self.trace.push(js_object! {
             "t" => "serverRequest",
             "handler" => entry.get("name"),
