@@ -132,10 +132,7 @@ fn json_an_op_parses_is_read_at_any_depth() {
 #[test]
 #[ignore = "needs REFERENCE_ORACLE"]
 fn the_reference_gives_the_same_results_at_any_depth() {
-    let reference = support::reference_command().expect(
-        "REFERENCE_ORACLE must name the reference oracle \
-         (node ../shared/reference/worker-spawn-oracle.mjs)",
-    );
+    let reference = support::require_reference();
     let cases = cases();
     let output = support::run_reference(&reference, &batch(&cases));
     assert_eq!(
