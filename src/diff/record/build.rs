@@ -1,0 +1,580 @@
+//! Records from comparisons: the state (with a ledger, against the case's
+//! entry), the fingerprint, the signature and the summary for every
+//! case; the masked and cut details only when a report wants them
+//! (explaining a case costs more than comparing it).
+
+use super::signature::{cut_chars, pointer_shape, shape, thrown_message, Signature, MESSAGE_CHARS};
+use super::{CaseRecord, CaseState, PathRecord, ReasonRecord, VerdictKind};
+use crate::diff::compare::{Comparison, Verdict};
+use crate::diff::identity::{fingerprint, CaseId, CaseKey};
+use crate::diff::ledger::Ledger;
+use crate::diff::pointer;
+use crate::diff::redact::Secrets;
+use crate::js::{self, TextMode, Value};
+
+/// How many characters of a case's input a record keeps.
+pub const INPUT_CHARS: usize = 300;
+
+/// How many bytes of an element's text a record keeps.
+pub const ELEMENT_BYTES: usize = 64 * 1024;
+
+/// How many characters of a value a one-line summary shows.
+const SUMMARY_VALUE_CHARS: usize = 100;
+
+/// One case, compared: what a record is made from.
+#[derive(Debug)]
+pub struct Compared<'a> {
+    /// The position in the case file.
+    pub index: usize,
+    /// The line where the case starts.
+    pub line: Option<usize>,
+    /// Its identity.
+    pub id: CaseId,
+    /// Its op.
+    pub op: Option<String>,
+    /// The case's raw bytes, when the cases are known.
+    pub raw_case: Option<&'a [u8]>,
+    /// The golden's element.
+    pub golden: Option<&'a [u8]>,
+    /// The result's element.
+    pub actual: Option<&'a [u8]>,
+    /// The verdict, and the values read to reach it.
+    pub comparison: Comparison,
+}
+
+/// `#index op "name"`: `#3 cliArgs "cliArgs: a required option missing"`.
+pub fn label(index: usize, op: Option<&str>, id: &CaseId) -> String {
+    let mut out = format!("#{index}");
+    if let Some(op) = op {
+        out.push(' ');
+        out.push_str(&super::signature::op_display(Some(op)));
+    }
+    if let CaseKey::Name(_) = &id.key {
+        out.push(' ');
+        out.push_str(&id.key_text());
+    }
+    out
+}
+
+fn verdict_kind(verdict: &Verdict) -> VerdictKind {
+    match verdict {
+        Verdict::Identical => VerdictKind::Identical,
+        Verdict::SameValue(_) => VerdictKind::SameValue,
+        Verdict::Different(_) => VerdictKind::Different,
+        Verdict::Missing => VerdictKind::Missing,
+        Verdict::Extra => VerdictKind::Extra,
+    }
+}
+
+/// Compact JSON of a value, cut.
+fn compact(value: &Value, chars: usize) -> String {
+    cut_chars(&String::from_utf8_lossy(&js::to_json(value)), chars)
+}
+
+/// Text cut to about `bytes` bytes (at a character boundary), with a
+/// marker saying how long it was.
+fn cut_bytes(text: &str, bytes: usize) -> String {
+    if text.len() <= bytes {
+        return text.to_owned();
+    }
+    let mut end = bytes;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}… ({} bytes in all)", &text[..end], text.len())
+}
+
+/// The parts of a record every report needs, and the secrets to mask
+/// its details with.
+struct Head {
+    record: CaseRecord,
+    secrets: Secrets,
+    case: Option<Value>,
+    golden: Option<Value>,
+    actual: Option<Value>,
+}
+
+/// Makes a case's record; `detail` decides whether the masked input,
+/// elements, paths and reasons are filled in for a failing case.
+/// `wants_detail` is asked once the state and signature are known.
+pub fn record(
+    file: &str,
+    compared: Compared,
+    semantic: bool,
+    ledger: Option<&Ledger>,
+    wants_detail: impl FnOnce(&CaseRecord) -> bool,
+) -> CaseRecord {
+    let verdict = verdict_kind(&compared.comparison.verdict);
+    let passes_alone = compared.comparison.verdict.passes(semantic);
+    let entry = ledger.and_then(|ledger| ledger.get(&compared.id));
+    let fingerprint =
+        (verdict != VerdictKind::Identical).then(|| fingerprint(compared.golden, compared.actual));
+    let state = match (ledger, entry) {
+        (_, Some(_)) if passes_alone => CaseState::Stale,
+        (_, None) if passes_alone => CaseState::Passed,
+        (None, _) => CaseState::Failed,
+        (Some(_), None) => CaseState::New,
+        (Some(_), Some(entry)) if Some(&entry.fingerprint) == fingerprint.as_ref() => {
+            CaseState::Accepted
+        }
+        (Some(_), Some(_)) => CaseState::Changed,
+    };
+    let name = match &compared.id.key {
+        CaseKey::Name(name) => Some(name.clone()),
+        CaseKey::Hash(_) => None,
+    };
+    let record = CaseRecord {
+        file: file.to_owned(),
+        index: compared.index,
+        line: compared.line,
+        label: label(compared.index, compared.op.as_deref(), &compared.id),
+        id: compared.id.clone(),
+        op: compared.op.clone(),
+        name,
+        verdict,
+        state,
+        entry: entry.map(|entry| entry.entry_ref()),
+        fingerprint,
+        summary: verdict.name().to_owned(),
+        ..CaseRecord::passing_default()
+    };
+    if verdict == VerdictKind::Identical && state == CaseState::Passed {
+        return record;
+    }
+    let mut head = explain_head(record, &compared, semantic);
+    if !head.record.passes() && wants_detail(&head.record) {
+        fill_detail(&mut head, &compared);
+    } else if head.record.passes() {
+        // Passing cases that are not identical keep their explanation
+        // (cheap: at most ten paths or reasons), never their texts.
+        fill_explanation(&mut head, &compared);
+    }
+    head.record
+}
+
+fn parsed(bytes: Option<&[u8]>) -> Option<Value> {
+    bytes.and_then(|bytes| js::parse(bytes, TextMode::LossyUtf8).ok())
+}
+
+fn explain_head(mut record: CaseRecord, compared: &Compared, semantic: bool) -> Head {
+    let comparison = &compared.comparison;
+    let case = parsed(compared.raw_case);
+    // Missing and extra elements were never read; read them for secrets.
+    let golden = comparison
+        .golden
+        .clone()
+        .or_else(|| match comparison.verdict {
+            Verdict::Missing => parsed(compared.golden),
+            _ => None,
+        });
+    let actual = comparison
+        .actual
+        .clone()
+        .or_else(|| match comparison.verdict {
+            Verdict::Extra => parsed(compared.actual),
+            _ => None,
+        });
+    let mut secrets = Secrets::harvest(case.iter().chain(&golden).chain(&actual));
+    if let Verdict::Different(divergence) = &comparison.verdict {
+        let shown = divergence
+            .paths
+            .iter()
+            .flat_map(|path| path.golden.iter().chain(path.actual.iter()));
+        secrets = secrets.for_divergence(golden.as_ref(), actual.as_ref(), shown);
+    }
+    let op = record.op.clone();
+    let op = op.as_deref();
+    let quote = |text: &str, chars: usize| {
+        serde_json::to_string(&cut_chars(&secrets.mask_quoted_text(text), chars))
+            .unwrap_or_default()
+    };
+    let golden_threw = thrown_message(golden.as_ref()).map(|m| m.to_utf8_lossy().into_owned());
+    let actual_threw = thrown_message(actual.as_ref()).map(|m| m.to_utf8_lossy().into_owned());
+    let shown_value = |value: Option<&Value>| {
+        value.map_or("nothing".to_owned(), |value| {
+            secrets.mask_json_text(&compact(value, SUMMARY_VALUE_CHARS))
+        })
+    };
+    let (signature, summary) = match &comparison.verdict {
+        Verdict::Identical => (
+            Signature::new(
+                op,
+                "stale",
+                "passes now, but its ledger entry expects a divergence",
+            ),
+            String::new(),
+        ),
+        Verdict::SameValue(explanation) => {
+            let first = explanation.reasons.first();
+            let description = match first {
+                Some(reason) => format!(
+                    "same value, different bytes: {} at {}",
+                    reason.kind.name(),
+                    pointer_shape(&reason.pointer)
+                ),
+                None => "same value, different bytes".to_owned(),
+            };
+            let summary = if semantic {
+                "same value, different bytes (passes with --semantic)"
+            } else {
+                "same value, different bytes"
+            };
+            (
+                Signature::new(op, "same-value", &description),
+                summary.to_owned(),
+            )
+        }
+        Verdict::Different(divergence) => match (&golden_threw, &actual_threw) {
+            (None, Some(message)) => (
+                Signature::new(
+                    op,
+                    "threw",
+                    &format!(
+                        "the port threw {} where the golden has a value",
+                        quote(message, MESSAGE_CHARS)
+                    ),
+                ),
+                format!(
+                    "the port threw {} where the golden has {}",
+                    quote(message, 200),
+                    shown_value(golden.as_ref())
+                ),
+            ),
+            (Some(message), None) => (
+                Signature::new(
+                    op,
+                    "returned",
+                    "the port returned a value where the golden threw",
+                ),
+                format!(
+                    "the port returned {} where the golden threw {}",
+                    shown_value(actual.as_ref()),
+                    quote(message, 200)
+                ),
+            ),
+            _ => {
+                let summary = match (&golden_threw, &actual_threw) {
+                    (Some(golden), Some(actual)) => format!(
+                        "the port threw {} where the golden threw {}",
+                        quote(actual, 200),
+                        quote(golden, 200)
+                    ),
+                    _ => different_summary(divergence),
+                };
+                let description = match divergence.paths.first() {
+                    Some(first) => format!(
+                        "different at {} (golden {}, port {})",
+                        pointer_shape(&first.pointer),
+                        shape(first.golden.as_ref()),
+                        shape(first.actual.as_ref())
+                    ),
+                    None => "different (compared as bytes only)".to_owned(),
+                };
+                (Signature::new(op, "different", &description), summary)
+            }
+        },
+        Verdict::Missing => (
+            Signature::new(op, "missing", "missing: the results end before the case"),
+            "missing: the results end before this case".to_owned(),
+        ),
+        Verdict::Extra => (
+            Signature::new(op, "extra", "extra: the golden ends before the case"),
+            "extra: the golden ends before this case".to_owned(),
+        ),
+    };
+    record.summary = summary;
+    if record.state == CaseState::Stale {
+        let entry = record.entry.as_ref();
+        let said = entry.map_or(String::new(), |entry| {
+            let state = match entry.state {
+                super::EntryState::Accepted => "accepted",
+                super::EntryState::Triaged { .. } => "triaged",
+            };
+            format!(" ({state}: {})", entry.reason)
+        });
+        record.summary = format!(
+            "passes now, but its ledger entry{said} expects a divergence: \
+             run `parity-diff accept --prune`"
+        );
+        record.signature = Some(Signature::new(
+            op,
+            "stale",
+            "passes now, but its ledger entry expects a divergence",
+        ));
+    } else if !record.passes() {
+        record.signature = Some(signature);
+        record.thrown = actual_threw
+            .as_deref()
+            .map(|message| cut_chars(&secrets.mask_quoted_text(message), 200));
+    }
+    Head {
+        record,
+        secrets,
+        case,
+        golden,
+        actual,
+    }
+}
+
+fn different_summary(divergence: &crate::diff::compare::Divergence) -> String {
+    match divergence.paths.first() {
+        Some(first) if divergence.total == 1 => {
+            format!("different at {}", pointer::display(&first.pointer))
+        }
+        Some(first) => format!(
+            "different at {} and {} more {}",
+            pointer::display(&first.pointer),
+            divergence.total - 1,
+            if divergence.total == 2 {
+                "path"
+            } else {
+                "paths"
+            }
+        ),
+        None => "different".to_owned(),
+    }
+}
+
+fn fill_explanation(head: &mut Head, compared: &Compared) {
+    let secrets = &head.secrets;
+    let record = &mut head.record;
+    match &compared.comparison.verdict {
+        Verdict::Different(divergence) => {
+            record.paths = divergence
+                .paths
+                .iter()
+                .map(|path| PathRecord {
+                    pointer: path.pointer.clone(),
+                    golden: path.golden.as_ref().map(|v| secrets.mask_value(v)),
+                    actual: path.actual.as_ref().map(|v| secrets.mask_value(v)),
+                })
+                .collect();
+            record.total_paths = divergence.total;
+            record.note = divergence.note.clone();
+        }
+        Verdict::SameValue(explanation) => {
+            record.reasons = explanation
+                .reasons
+                .iter()
+                .map(|reason| ReasonRecord {
+                    kind: reason.kind.name().to_owned(),
+                    pointer: reason.pointer.clone(),
+                    golden: secrets.mask_json_text(&reason.golden),
+                    actual: secrets.mask_json_text(&reason.actual),
+                    text: secrets.mask_json_text(&reason.describe()),
+                })
+                .collect();
+            record.total_reasons = explanation.total;
+        }
+        _ => {}
+    }
+}
+
+fn fill_detail(head: &mut Head, compared: &Compared) {
+    fill_explanation(head, compared);
+    let secrets = &head.secrets;
+    let element = |bytes: Option<&[u8]>| {
+        bytes.map(|bytes| {
+            // Mask a little more than is kept, so that a cut cannot leave
+            // half a secret showing.
+            let text = String::from_utf8_lossy(bytes);
+            let masked = secrets.mask_json_text(&cut_bytes(&text, ELEMENT_BYTES + 4096));
+            if text.len() > ELEMENT_BYTES {
+                cut_bytes(&masked, ELEMENT_BYTES)
+            } else {
+                masked
+            }
+        })
+    };
+    head.record.golden = element(compared.golden);
+    head.record.actual = element(compared.actual);
+    head.record.input = match (&head.case, compared.raw_case) {
+        (Some(case), _) => {
+            let text = compact(case, INPUT_CHARS * 4);
+            Some(cut_chars(&secrets.mask_json_text(&text), INPUT_CHARS))
+        }
+        (None, Some(raw)) => {
+            let text = cut_chars(&String::from_utf8_lossy(raw), INPUT_CHARS * 4);
+            Some(cut_chars(&secrets.mask_json_text(&text), INPUT_CHARS))
+        }
+        (None, None) => None,
+    };
+    let _ = (&head.golden, &head.actual);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diff::compare::compare_elements;
+
+    fn compared<'a>(case: &'a str, golden: &'a str, actual: &'a str) -> Compared<'a> {
+        let value = js::parse(case.as_bytes(), TextMode::LossyUtf8).ok();
+        Compared {
+            index: 4,
+            line: Some(9),
+            id: CaseId::of("f.json", case.as_bytes(), value.as_ref()),
+            op: value.as_ref().and_then(crate::diff::cases::op_of),
+            raw_case: Some(case.as_bytes()),
+            golden: Some(golden.as_bytes()),
+            actual: Some(actual.as_bytes()),
+            comparison: compare_elements(golden.as_bytes(), actual.as_bytes()),
+        }
+    }
+
+    fn full(case: &str, golden: &str, actual: &str) -> CaseRecord {
+        record(
+            "f.json",
+            compared(case, golden, actual),
+            false,
+            None,
+            |_| true,
+        )
+    }
+
+    #[test]
+    fn identical_cases_cost_nothing() {
+        let found = full(r#"{"op":"x","name":"n"}"#, "[1]", "[1]");
+        assert_eq!(found.state, CaseState::Passed);
+        assert_eq!(found.label, "#4 x \"n\"");
+        assert_eq!(found.line, Some(9));
+        assert_eq!(found.fingerprint, None);
+        assert_eq!(found.input, None);
+    }
+
+    #[test]
+    fn a_throw_where_the_golden_has_a_value_is_one_line() {
+        let found = full(
+            r#"{"op":"cliArgs","name":"n","options":{}}"#,
+            r#"{"defined":true,"value":["a"]}"#,
+            r#"{"threw":true,"message":"not implemented"}"#,
+        );
+        assert_eq!(found.state, CaseState::Failed);
+        assert_eq!(
+            found.summary,
+            r#"the port threw "not implemented" where the golden has {"defined":true,"value":["a"]}"#
+        );
+        let signature = found.signature.unwrap();
+        assert_eq!(signature.kind, "threw");
+        assert_eq!(
+            signature.text,
+            r#"cliArgs: the port threw "not implemented" where the golden has a value"#
+        );
+        assert_eq!(found.thrown.as_deref(), Some("not implemented"));
+        assert_eq!(
+            found.input.as_deref(),
+            Some(r#"{"op":"cliArgs","name":"n","options":{}}"#)
+        );
+        assert_eq!(found.fingerprint.unwrap().len(), 16);
+
+        let found = full(
+            r#"{"op":"x"}"#,
+            r#"{"threw":true,"message":"bad"}"#,
+            r#"{"defined":true,"value":1}"#,
+        );
+        assert_eq!(
+            found.summary,
+            r#"the port returned {"defined":true,"value":1} where the golden threw "bad""#
+        );
+        assert_eq!(found.signature.unwrap().kind, "returned");
+        assert_eq!(found.thrown, None);
+    }
+
+    #[test]
+    fn differing_values_are_signed_by_shape() {
+        let found = full(
+            r#"{"op":"readyTimeoutMs","configured":1500.9}"#,
+            r#"{"defined":true,"value":1500}"#,
+            r#"{"defined":true,"value":1501}"#,
+        );
+        assert_eq!(found.summary, "different at /value");
+        assert_eq!(
+            found.signature.unwrap().text,
+            "readyTimeoutMs: different at /value (golden number, port number)"
+        );
+        assert_eq!(found.paths.len(), 1);
+        assert_eq!(
+            found.golden.as_deref(),
+            Some(r#"{"defined":true,"value":1500}"#)
+        );
+
+        let found = full(
+            r#"[1]"#,
+            r#"{"threw":true,"message":"a"}"#,
+            r#"{"threw":true,"message":"b"}"#,
+        );
+        assert_eq!(
+            found.summary,
+            r#"the port threw "b" where the golden threw "a""#
+        );
+        assert_eq!(
+            found.signature.unwrap().text,
+            "(no op): different at /message (golden string, port string)"
+        );
+        assert_eq!(found.label, "#4");
+
+        let found = full(r#"{"op":"x"}"#, r#"[[1,2],[3]]"#, r#"[[1,2],[4,5]]"#);
+        assert_eq!(found.summary, "different at /1/0 and 1 more path");
+        assert_eq!(
+            found.signature.unwrap().text,
+            "x: different at /*/* (golden number, port number)"
+        );
+    }
+
+    #[test]
+    fn secrets_are_masked_in_details_but_never_in_labels() {
+        let case = r#"{"op":"cliArgs","name":"tok-case","options":{"token":"tok-case"}}"#;
+        let found = full(
+            case,
+            r#"["--token","tok-case","--cwd","/a"]"#,
+            r#"["--token","tok-case","--cwd","/b"]"#,
+        );
+        assert_eq!(found.label, "#4 cliArgs \"tok-case\"");
+        assert_eq!(
+            found.input.as_deref(),
+            Some(r#"{"op":"cliArgs","name":"<redacted>","options":{"token":"<redacted>"}}"#)
+        );
+        assert_eq!(
+            found.golden.as_deref(),
+            Some(r#"["--token","<redacted>","--cwd","/a"]"#)
+        );
+        let found = full(
+            case,
+            r#"["--token","tok-case"]"#,
+            r#"["--token","tok-other"]"#,
+        );
+        assert_eq!(found.paths[0].golden, Some(Value::from("tok-case")));
+        assert_eq!(found.paths[0].actual, Some(Value::from("tok-other")));
+    }
+
+    #[test]
+    fn details_only_when_wanted_and_long_texts_are_cut() {
+        let long = format!("[\"{}\"]", "x".repeat(ELEMENT_BYTES + 10));
+        let found = record("f.json", compared("[1]", &long, "[2]"), false, None, |_| {
+            false
+        });
+        assert_eq!(found.state, CaseState::Failed);
+        assert!(found.golden.is_none() && found.input.is_none());
+        let found = full("[1]", &long, "[2]");
+        let golden = found.golden.unwrap();
+        assert!(golden.ends_with(&format!("… ({} bytes in all)", long.len())));
+        let input = full(&format!("[\"{}\"]", "y".repeat(1000)), "1", "2")
+            .input
+            .unwrap();
+        assert_eq!(input.chars().count(), INPUT_CHARS + 1);
+    }
+
+    #[test]
+    fn same_value_passes_with_semantic() {
+        let compared = compared("[1]", r#"{"a":1,"b":2}"#, r#"{"b":2,"a":1}"#);
+        let found = record("f.json", compared, true, None, |_| true);
+        assert_eq!(found.state, CaseState::Passed);
+        assert_eq!(found.verdict, VerdictKind::SameValue);
+        assert_eq!(found.reasons[0].kind, "key order");
+        assert!(found.signature.is_none() && found.golden.is_none());
+        let found = full("[1]", r#"{"a":1,"b":2}"#, r#"{"b":2,"a":1}"#);
+        assert_eq!(
+            found.signature.unwrap().text,
+            "(no op): same value, different bytes: key order at (root)"
+        );
+    }
+}

@@ -1,0 +1,593 @@
+//! One record per case: everything any report format needs about it,
+//! already masked (secrets) and cut (sizes bounded), so that renderers
+//! never see raw secrets and never compare anything again.
+//!
+//! [`build`] makes records from comparisons; [`signature`] names the
+//! kind of a failure, for grouping. A record's JSON form is the case
+//! object of the JSON report (format version 1), and reads back into the
+//! same record ([`CaseRecord::from_json`]): spools, `merge` and `delta`
+//! rely on that.
+
+pub mod build;
+pub mod signature;
+
+use super::identity::{CaseId, CaseKey};
+use crate::js::{JsString, Object, Value};
+
+pub use signature::Signature;
+
+/// What the comparison found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VerdictKind {
+    /// The bytes are equal.
+    Identical,
+    /// The values are equal, the bytes are not.
+    SameValue,
+    /// The values differ.
+    Different,
+    /// The golden has this case and the results do not.
+    Missing,
+    /// The results have this case and the golden does not.
+    Extra,
+    /// The oracle crashed on this case.
+    Crash,
+    /// The oracle printed something that is not a result array for it.
+    InvalidOutput,
+    /// The oracle did not finish this case in time.
+    Timeout,
+}
+
+impl VerdictKind {
+    const ALL: [VerdictKind; 8] = [
+        VerdictKind::Identical,
+        VerdictKind::SameValue,
+        VerdictKind::Different,
+        VerdictKind::Missing,
+        VerdictKind::Extra,
+        VerdictKind::Crash,
+        VerdictKind::InvalidOutput,
+        VerdictKind::Timeout,
+    ];
+
+    /// The name reports and ledgers use.
+    pub fn name(self) -> &'static str {
+        match self {
+            VerdictKind::Identical => "identical",
+            VerdictKind::SameValue => "same-value",
+            VerdictKind::Different => "different",
+            VerdictKind::Missing => "missing",
+            VerdictKind::Extra => "extra",
+            VerdictKind::Crash => "crash",
+            VerdictKind::InvalidOutput => "invalid-output",
+            VerdictKind::Timeout => "timeout",
+        }
+    }
+
+    /// The kind a name names.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|kind| kind.name() == name)
+    }
+
+    /// Whether the oracle itself failed on the case.
+    pub fn is_oracle_failure(self) -> bool {
+        matches!(
+            self,
+            VerdictKind::Crash | VerdictKind::InvalidOutput | VerdictKind::Timeout
+        )
+    }
+}
+
+/// Where a case stands in the run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum CaseState {
+    /// Identical (or the same value, with `--semantic`), no ledger entry.
+    Passed,
+    /// Diverges, and no ledger is in use.
+    Failed,
+    /// Diverges exactly as its ledger entry says.
+    Accepted,
+    /// Diverges, and has no ledger entry.
+    New,
+    /// Has a ledger entry, but diverges differently.
+    Changed,
+    /// Has a ledger entry, but passes.
+    Stale,
+    /// The oracle failed on this case.
+    Error,
+}
+
+impl CaseState {
+    const ALL: [CaseState; 7] = [
+        CaseState::Passed,
+        CaseState::Failed,
+        CaseState::Accepted,
+        CaseState::New,
+        CaseState::Changed,
+        CaseState::Stale,
+        CaseState::Error,
+    ];
+
+    /// The name reports use.
+    pub fn name(self) -> &'static str {
+        match self {
+            CaseState::Passed => "passed",
+            CaseState::Failed => "failed",
+            CaseState::Accepted => "accepted",
+            CaseState::New => "new",
+            CaseState::Changed => "changed",
+            CaseState::Stale => "stale",
+            CaseState::Error => "error",
+        }
+    }
+
+    /// The state a name names.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|state| state.name() == name)
+    }
+
+    /// Whether the case lets the run pass: passed or accepted.
+    pub fn passes(self) -> bool {
+        matches!(self, CaseState::Passed | CaseState::Accepted)
+    }
+}
+
+/// A ledger entry's state.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EntryState {
+    /// A deliberate difference.
+    Accepted,
+    /// A known bug, to be fixed; with a link to where it is tracked.
+    Triaged {
+        /// An issue, say.
+        link: Option<String>,
+    },
+}
+
+/// What a case's ledger entry says, as reports show it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EntryRef {
+    /// Accepted or triaged.
+    pub state: EntryState,
+    /// Why.
+    pub reason: String,
+}
+
+/// One differing place, values masked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PathRecord {
+    /// The JSON Pointer.
+    pub pointer: JsString,
+    /// The golden's value there; `None` when it has none.
+    pub golden: Option<Value>,
+    /// The actual value there.
+    pub actual: Option<Value>,
+}
+
+/// One reason why equal values are written differently, masked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReasonRecord {
+    /// The reason's kind (`key order`, `number form`, …).
+    pub kind: String,
+    /// The JSON Pointer.
+    pub pointer: JsString,
+    /// How the golden writes it.
+    pub golden: String,
+    /// How the result writes it.
+    pub actual: String,
+    /// The reason in one line, for people.
+    pub text: String,
+}
+
+/// Everything any report says about one case.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CaseRecord {
+    /// The identity file (relative to the cases directory), or the name
+    /// of a lone comparison's file.
+    pub file: String,
+    /// The position in the case file, from 0.
+    pub index: usize,
+    /// The line where the case starts in its case file.
+    pub line: Option<usize>,
+    /// The stable identity.
+    pub id: CaseId,
+    /// The case's `op`, when a string.
+    pub op: Option<String>,
+    /// The case's `name`, when a string.
+    pub name: Option<String>,
+    /// `#index op "name"`, never masked.
+    pub label: String,
+    /// What the comparison found.
+    pub verdict: VerdictKind,
+    /// Where the case stands.
+    pub state: CaseState,
+    /// Its ledger entry, when it has one.
+    pub entry: Option<EntryRef>,
+    /// The divergence's fingerprint (every case that is not identical).
+    pub fingerprint: Option<String>,
+    /// The failure's kind, for grouping (failing cases only).
+    pub signature: Option<Signature>,
+    /// One line: the verdict and where.
+    pub summary: String,
+    /// The message the port threw, when it threw and the case fails.
+    pub thrown: Option<String>,
+    /// The first differing places.
+    pub paths: Vec<PathRecord>,
+    /// How many places differ in all.
+    pub total_paths: usize,
+    /// The first reasons of a same-value case.
+    pub reasons: Vec<ReasonRecord>,
+    /// How many reasons in all.
+    pub total_reasons: usize,
+    /// A remark (an element compared as bytes only).
+    pub note: Option<String>,
+    /// The case, compact, masked, cut (failing cases only).
+    pub input: Option<String>,
+    /// The golden's element text, masked, cut (failing cases only).
+    pub golden: Option<String>,
+    /// The actual element text, masked, cut (failing cases only).
+    pub actual: Option<String>,
+}
+
+impl CaseRecord {
+    /// Whether the case lets the run pass.
+    pub fn passes(&self) -> bool {
+        self.state.passes()
+    }
+
+    /// `file:line`, or the file alone.
+    pub fn location(&self) -> String {
+        match self.line {
+            Some(line) => format!("{}:{line}", self.file),
+            None => self.file.clone(),
+        }
+    }
+}
+
+fn count(value: usize) -> Value {
+    Value::Number(value as f64)
+}
+
+fn text(value: &Option<String>) -> Value {
+    value.as_deref().map_or(Value::Undefined, Value::from)
+}
+
+/// The JSON form of an identity: `{"file","name"}` or `{"file","hash"}`.
+pub fn id_json(id: &CaseId) -> Value {
+    let object = Object::new().with("file", id.file.as_str());
+    Value::Object(match &id.key {
+        CaseKey::Name(name) => object.with("name", name.as_str()),
+        CaseKey::Hash(hash) => object.with("hash", hash.as_str()),
+    })
+}
+
+/// An identity read back from its JSON form.
+pub fn id_from_json(value: &Value) -> Option<CaseId> {
+    let file = string(value.get("file"))?;
+    let key = match (string(value.get("name")), string(value.get("hash"))) {
+        (Some(name), None) => CaseKey::Name(name),
+        (None, Some(hash)) => CaseKey::Hash(hash),
+        _ => return None,
+    };
+    Some(CaseId { file, key })
+}
+
+fn string(value: &Value) -> Option<String> {
+    value
+        .as_js_string()
+        .map(|text| text.to_utf8_lossy().into_owned())
+}
+
+fn size(value: &Value) -> Option<usize> {
+    value
+        .as_number()
+        .filter(|n| *n >= 0.0 && n.fract() == 0.0)
+        .map(|n| n as usize)
+}
+
+/// The JSON form of an entry reference.
+pub fn entry_json(entry: &EntryRef) -> Value {
+    let (state, link) = match &entry.state {
+        EntryState::Accepted => ("accepted", None),
+        EntryState::Triaged { link } => ("triaged", link.as_deref()),
+    };
+    Value::Object(
+        Object::new()
+            .with("state", state)
+            .with("reason", entry.reason.as_str())
+            .with("link", link.map_or(Value::Null, Value::from)),
+    )
+}
+
+fn entry_from_json(value: &Value) -> Option<EntryRef> {
+    let state = match string(value.get("state"))?.as_str() {
+        "accepted" => EntryState::Accepted,
+        "triaged" => EntryState::Triaged {
+            link: string(value.get("link")),
+        },
+        _ => return None,
+    };
+    Some(EntryRef {
+        state,
+        reason: string(value.get("reason")).unwrap_or_default(),
+    })
+}
+
+impl CaseRecord {
+    /// The record as the JSON report's case object. Passing identical
+    /// cases carry the identifying keys only.
+    pub fn to_json(&self) -> Value {
+        let mut object = Object::new()
+            .with("index", count(self.index))
+            .with("line", self.line.map_or(Value::Null, count))
+            .with("id", id_json(&self.id))
+            .with("label", self.label.as_str())
+            .with("op", self.op.as_deref().map_or(Value::Null, Value::from))
+            .with(
+                "name",
+                self.name.as_deref().map_or(Value::Null, Value::from),
+            )
+            .with("verdict", self.verdict.name())
+            .with("state", self.state.name())
+            .with("passed", self.passes());
+        if self.verdict == VerdictKind::Identical && self.state == CaseState::Passed {
+            return Value::Object(object);
+        }
+        if let Some(entry) = &self.entry {
+            object.insert("entry", entry_json(entry));
+        }
+        object.insert("fingerprint", text(&self.fingerprint));
+        if let Some(signature) = &self.signature {
+            object.insert("signature", signature.to_json());
+        }
+        object.insert("summary", Value::from(self.summary.as_str()));
+        object.insert("thrown", text(&self.thrown));
+        if self.verdict == VerdictKind::Different {
+            let paths: Vec<Value> = self
+                .paths
+                .iter()
+                .map(|path| {
+                    Value::Object(
+                        Object::new()
+                            .with("pointer", &path.pointer)
+                            .with("golden", path.golden.clone())
+                            .with("actual", path.actual.clone()),
+                    )
+                })
+                .collect();
+            object.insert("paths", Value::Array(paths));
+            object.insert("totalPaths", count(self.total_paths));
+        }
+        if self.verdict == VerdictKind::SameValue {
+            let reasons: Vec<Value> = self
+                .reasons
+                .iter()
+                .map(|reason| {
+                    Value::Object(
+                        Object::new()
+                            .with("kind", reason.kind.as_str())
+                            .with("pointer", &reason.pointer)
+                            .with("golden", reason.golden.as_str())
+                            .with("actual", reason.actual.as_str())
+                            .with("text", reason.text.as_str()),
+                    )
+                })
+                .collect();
+            object.insert("reasons", Value::Array(reasons));
+            object.insert("totalReasons", count(self.total_reasons));
+        }
+        object.insert("note", text(&self.note));
+        object.insert("input", text(&self.input));
+        object.insert("golden", text(&self.golden));
+        object.insert("actual", text(&self.actual));
+        Value::Object(object)
+    }
+
+    /// A record read back from its case object; `None` when a required
+    /// key is missing or malformed.
+    pub fn from_json(value: &Value) -> Option<Self> {
+        let id = id_from_json(value.get("id"))?;
+        let list = |key: &str| value.get(key).as_array().unwrap_or_default();
+        let paths = list("paths")
+            .iter()
+            .map(|path| {
+                let side = |key: &str| match path.get(key) {
+                    Value::Undefined => None,
+                    other => Some(other.clone()),
+                };
+                Some(PathRecord {
+                    pointer: path.get("pointer").as_js_string()?.clone(),
+                    golden: side("golden"),
+                    actual: side("actual"),
+                })
+            })
+            .collect::<Option<Vec<_>>>()?;
+        let reasons = list("reasons")
+            .iter()
+            .map(|reason| {
+                Some(ReasonRecord {
+                    kind: string(reason.get("kind"))?,
+                    pointer: reason.get("pointer").as_js_string()?.clone(),
+                    golden: string(reason.get("golden"))?,
+                    actual: string(reason.get("actual"))?,
+                    text: string(reason.get("text"))?,
+                })
+            })
+            .collect::<Option<Vec<_>>>()?;
+        let signature = match value.get("signature") {
+            Value::Undefined => None,
+            other => Some(Signature::from_json(other)?),
+        };
+        let entry = match value.get("entry") {
+            Value::Undefined => None,
+            other => Some(entry_from_json(other)?),
+        };
+        let verdict = VerdictKind::from_name(&string(value.get("verdict"))?)?;
+        Some(CaseRecord {
+            file: id.file.clone(),
+            index: size(value.get("index"))?,
+            line: size(value.get("line")),
+            op: string(value.get("op")),
+            name: string(value.get("name")),
+            label: string(value.get("label"))?,
+            verdict,
+            state: CaseState::from_name(&string(value.get("state"))?)?,
+            entry,
+            fingerprint: string(value.get("fingerprint")),
+            signature,
+            summary: string(value.get("summary")).unwrap_or_else(|| verdict.name().to_owned()),
+            thrown: string(value.get("thrown")),
+            paths,
+            total_paths: size(value.get("totalPaths")).unwrap_or(0),
+            reasons,
+            total_reasons: size(value.get("totalReasons")).unwrap_or(0),
+            note: string(value.get("note")),
+            input: string(value.get("input")),
+            golden: string(value.get("golden")),
+            actual: string(value.get("actual")),
+            id,
+        })
+    }
+}
+
+impl CaseRecord {
+    /// A passing, identical record with nothing but an identity, for
+    /// building others from.
+    pub fn passing_default() -> Self {
+        CaseRecord {
+            file: "argv.json".into(),
+            index: 0,
+            line: None,
+            id: CaseId {
+                file: "argv.json".into(),
+                key: CaseKey::Hash(String::new()),
+            },
+            op: None,
+            name: None,
+            label: "#0".into(),
+            verdict: VerdictKind::Identical,
+            state: CaseState::Passed,
+            entry: None,
+            fingerprint: None,
+            signature: None,
+            summary: "identical".into(),
+            thrown: None,
+            paths: Vec::new(),
+            total_paths: 0,
+            reasons: Vec::new(),
+            total_reasons: 0,
+            note: None,
+            input: None,
+            golden: None,
+            actual: None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::js::{self, TextMode};
+
+    fn round_trip(record: &CaseRecord) -> CaseRecord {
+        let text = js::to_json(&record.to_json());
+        let value = js::parse(&text, TextMode::LossyUtf8).unwrap();
+        CaseRecord::from_json(&value).expect("reads back")
+    }
+
+    pub(crate) fn sample() -> CaseRecord {
+        CaseRecord {
+            file: "argv.json".into(),
+            index: 3,
+            line: Some(5),
+            id: CaseId {
+                file: "argv.json".into(),
+                key: CaseKey::Name("a \"b\"".into()),
+            },
+            op: Some("cliArgs".into()),
+            name: Some("a \"b\"".into()),
+            label: "#3 cliArgs \"a \\\"b\\\"\"".into(),
+            verdict: VerdictKind::Different,
+            state: CaseState::Changed,
+            entry: Some(EntryRef {
+                state: EntryState::Triaged {
+                    link: Some("https://x/1".into()),
+                },
+                reason: "known".into(),
+            }),
+            fingerprint: Some("0123456789abcdef".into()),
+            signature: Some(Signature::new(
+                Some("cliArgs"),
+                "different",
+                "different at /*",
+            )),
+            summary: "different at /1".into(),
+            thrown: None,
+            paths: vec![PathRecord {
+                pointer: JsString::from_utf16(&[0x2f, 0xd800]),
+                golden: Some(Value::from("x")),
+                actual: None,
+            }],
+            total_paths: 4,
+            reasons: Vec::new(),
+            total_reasons: 0,
+            note: Some("n".into()),
+            input: Some("{\"op\":\"cliArgs\"}".into()),
+            golden: Some("[\"x\"]".into()),
+            actual: Some("[]".into()),
+        }
+    }
+
+    #[test]
+    fn records_round_trip_through_json() {
+        let record = sample();
+        assert_eq!(round_trip(&record), record);
+
+        let mut same = sample();
+        same.verdict = VerdictKind::SameValue;
+        same.state = CaseState::Failed;
+        same.entry = None;
+        same.paths.clear();
+        same.total_paths = 0;
+        same.reasons = vec![ReasonRecord {
+            kind: "key order".into(),
+            pointer: JsString::new(),
+            golden: "\"a\",\"b\"".into(),
+            actual: "\"b\",\"a\"".into(),
+            text: "key order".into(),
+        }];
+        same.total_reasons = 1;
+        same.thrown = Some("boom".into());
+        assert_eq!(round_trip(&same), same);
+
+        let passed = CaseRecord {
+            verdict: VerdictKind::Identical,
+            state: CaseState::Passed,
+            line: None,
+            op: None,
+            name: None,
+            id: CaseId {
+                file: "argv.json".into(),
+                key: CaseKey::Hash("0123456789ab".into()),
+            },
+            ..CaseRecord::passing_default()
+        };
+        let text = String::from_utf8(js::to_json(&passed.to_json())).unwrap();
+        assert_eq!(
+            text,
+            r##"{"index":0,"line":null,"id":{"file":"argv.json","hash":"0123456789ab"},"label":"#0","op":null,"name":null,"verdict":"identical","state":"passed","passed":true}"##
+        );
+        assert_eq!(round_trip(&passed), passed);
+    }
+
+    #[test]
+    fn names_read_back() {
+        for kind in VerdictKind::ALL {
+            assert_eq!(VerdictKind::from_name(kind.name()), Some(kind));
+        }
+        for state in CaseState::ALL {
+            assert_eq!(CaseState::from_name(state.name()), Some(state));
+        }
+        assert!(CaseState::Accepted.passes() && !CaseState::Stale.passes());
+        assert!(VerdictKind::Timeout.is_oracle_failure());
+    }
+}
