@@ -133,6 +133,7 @@ def run(case):
         return {"threw": True, "message": str(error)}
 
 
+sys.setrecursionlimit(20000)  # the contract nests 1000 levels deep
 text = sys.stdin.buffer.read().decode("utf-8", "replace")
 try:
     cases = json.loads(text, parse_int=float, parse_constant=lambda name: sys.exit(2))
