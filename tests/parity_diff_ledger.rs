@@ -2,10 +2,13 @@
 //! a partial port: our own oracle, wrapped so that one op's results are
 //! rewritten and another op's messages changed (`PORT_MODE` adds more).
 //!
-//! 1. `run` fails; 2. `accept` makes `run` pass; 3. a new divergence
-//! fails, named new; 4. a fixed one fails, named stale; 5. `accept
-//! --prune` makes `run` pass again; 6. a changed form fails, named
-//! changed; 7. an orphaned entry fails a full run only.
+//! 1. `run` fails;
+//! 2. `accept` makes `run` pass;
+//! 3. a new divergence fails, named new;
+//! 4. a fixed one fails, named stale;
+//! 5. `accept --prune` makes `run` pass again;
+//! 6. a changed form fails, named changed;
+//! 7. an orphaned entry fails a full run only.
 
 #[path = "parity_diff_support/mod.rs"]
 mod support;
