@@ -365,3 +365,42 @@ fn one_broken_link_costs_its_file_not_the_corpus() {
         ran.stdout
     );
 }
+
+#[test]
+fn the_documented_ledger_accepts_the_example_ports_rounding_bug() {
+    python3();
+    let doc = std::fs::read_to_string(root().join("docs/LEDGER.md")).unwrap();
+    let start = doc.find("```\n# parity-diff ledger").unwrap() + 4;
+    let end = start + doc[start..].find("```").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let ledger = dir.path().join("ledger.txt");
+    std::fs::write(&ledger, &doc[start..end]).unwrap();
+    let ran = run(
+        root(),
+        &[
+            "run",
+            "--oracle",
+            PORT,
+            "--ledger",
+            ledger.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(ran.code, 1, "{}", ran.stderr);
+    assert!(
+        !ran.stdout.contains("readyTimeoutMs: fractional"),
+        "{}",
+        ran.stdout
+    );
+    assert!(!ran.stdout.contains("ORPHANED"), "{}", ran.stdout);
+    let env_ready = ran
+        .stdout
+        .lines()
+        .find(|line| line.starts_with("FAIL env-ready.json ("))
+        .unwrap();
+    assert!(env_ready.ends_with(" failed, 1 accepted)"), "{env_ready}");
+    assert!(
+        ran.last_line().ends_with(", 3 accepted"),
+        "{}",
+        ran.last_line()
+    );
+}

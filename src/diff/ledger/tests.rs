@@ -193,3 +193,19 @@ fn saving_keeps_the_files_permissions() {
     let error = Ledger::load(&path).unwrap_err();
     assert!(error.message.contains("line 1: a case is"), "{error}");
 }
+
+#[test]
+fn the_example_in_the_documentation_reads_and_writes_back_unchanged() {
+    let doc = include_str!("../../../docs/LEDGER.md");
+    let start = doc.find("```\n# parity-diff ledger").expect("an example") + 4;
+    let end = start + doc[start..].find("```").expect("its end");
+    let example = &doc[start..end];
+    let ledger = Ledger::parse(example).unwrap();
+    assert_eq!(ledger.len(), 3);
+    assert_eq!(ledger.render(), example);
+    let hashed = CaseId {
+        file: "protocol.json".into(),
+        key: CaseKey::Hash(crate::diff::identity::short_hash(b"1")),
+    };
+    assert_eq!(ledger.get(&hashed).unwrap().fingerprint, "df097a73fa1baa24");
+}
