@@ -251,7 +251,7 @@ fn prepare(entry: &FileEntry, ops: &[String], ledger: Option<&mut LedgerUse>) ->
     if let Some(ledger) = ledger {
         ledger.saw_file(&cases);
         if let Some(message) = cases.duplicate_identity() {
-            return Prepared::Problem(error(message, 0));
+            return Prepared::Problem(error(message, cases.items.len()));
         }
     }
     if !entry.golden_path.exists() {

@@ -152,6 +152,48 @@ pub fn record(
     head.record
 }
 
+/// The record of a case the oracle itself failed on (found by
+/// bisection): `kind` is `Crash`, `InvalidOutput` or `Timeout`, `message`
+/// says what happened (stderr already masked by the caller). Its state is
+/// `error` whatever the ledger says: the run cannot judge the case.
+pub fn oracle_failure(
+    file: &str,
+    case: &crate::diff::cases::CaseFile,
+    index: usize,
+    kind: VerdictKind,
+    message: &str,
+) -> CaseRecord {
+    let item = case.items.get(index);
+    let id = item.map_or_else(
+        || crate::diff::run::position_id(file, index),
+        |item| item.id.clone(),
+    );
+    let op = item.and_then(|item| item.op.clone());
+    let secrets = Secrets::of_case_file(case.raw(index).unwrap_or_default());
+    let input = case.raw(index).map(|raw| {
+        let text = cut_chars(&String::from_utf8_lossy(raw), INPUT_CHARS * 4);
+        cut_chars(&secrets.mask_json_text(&text), INPUT_CHARS)
+    });
+    CaseRecord {
+        file: file.to_owned(),
+        index,
+        line: item.map(|item| item.line),
+        label: label(index, op.as_deref(), &id),
+        name: match &id.key {
+            CaseKey::Name(name) => Some(name.clone()),
+            CaseKey::Hash(_) => None,
+        },
+        signature: Some(Signature::new(op.as_deref(), kind.name(), message)),
+        summary: message.to_owned(),
+        verdict: kind,
+        state: CaseState::Error,
+        input,
+        id,
+        op,
+        ..CaseRecord::passing_default()
+    }
+}
+
 fn parsed(bytes: Option<&[u8]>) -> Option<Value> {
     bytes.and_then(|bytes| js::parse(bytes, TextMode::LossyUtf8).ok())
 }
@@ -561,6 +603,22 @@ mod tests {
             .input
             .unwrap();
         assert_eq!(input.chars().count(), INPUT_CHARS + 1);
+    }
+
+    #[test]
+    fn oracle_failures_are_errors_with_their_input() {
+        let file = crate::diff::cases::CaseFile::read(
+            "f.json",
+            br#"[1,{"op":"x","name":"n","token":"tok-1"}]"#.to_vec(),
+        );
+        let found = oracle_failure("f.json", &file, 1, VerdictKind::Crash, "the oracle crashed");
+        assert_eq!(found.state, CaseState::Error);
+        assert_eq!(found.label, "#1 x \"n\"");
+        assert_eq!(
+            found.input.as_deref(),
+            Some(r#"{"op":"x","name":"n","token":"<redacted>"}"#)
+        );
+        assert_eq!(found.signature.unwrap().text, "x: the oracle crashed");
     }
 
     #[test]
