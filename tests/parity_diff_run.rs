@@ -376,3 +376,67 @@ fn the_repository_corpus_passes_with_our_oracle() {
         "run `parity-diff run` in the repository root: {line}"
     );
 }
+
+#[test]
+fn failures_are_grouped_and_capped() {
+    let corpus = Corpus::new();
+    // Ten cases of op g differ alike; five ops differ once each.
+    let mut cases: Vec<String> = (0..10)
+        .map(|n| format!(r#"{{"op":"g","name":"c{n}","v":1}}"#))
+        .collect();
+    cases.extend((0..5).map(|n| format!(r#"{{"op":"o{n}","v":"s"}}"#)));
+    let golden: Vec<String> = cases
+        .iter()
+        .map(|case| {
+            case.replace(r#""v":1"#, r#""v":2"#)
+                .replace(r#""v":"s""#, r#""v":["s"]"#)
+        })
+        .collect();
+    corpus
+        .case("a.json", &format!("[\n{}\n]", cases.join(",\n")))
+        .golden(
+            "a.json",
+            &golden_of(&golden.iter().map(String::as_str).collect::<Vec<_>>()),
+        );
+    let ran = corpus.run(&["run", "--oracle", "cat", "--max-failures", "2"]);
+    assert_eq!(ran.code, 1, "{ran:?}");
+    let out = &ran.stdout;
+    assert!(
+        out.contains("FAIL [10 cases] g: different at /v (golden number, port number)\n"),
+        "{out}"
+    );
+    assert_eq!(
+        out.matches("  FAIL a.json:").count(),
+        4,
+        "three in full, then one: {out}"
+    );
+    assert!(
+        out.contains(
+            "  and 7 more: a.json \"c3\", a.json \"c4\", a.json \"c5\", a.json \"c6\", a.json \"c7\", …\n"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("FAIL [1 case] o0: different at /v (golden array, port string)\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("… 4 more failure groups (4 cases) not shown; --max-failures 6 shows them\n"),
+        "{out}"
+    );
+    // The per-op table, then the closing line.
+    let tail: Vec<&str> = out.lines().rev().take(3).collect();
+    assert_eq!(
+        tail,
+        [
+            "0 passed, 15 failed",
+            "o4         0         0         1",
+            "o3         0         0         1"
+        ]
+    );
+    let ran = corpus.run(&["run", "--oracle", "cat", "--max-failures", "0"]);
+    assert!(!ran.stdout.contains("FAIL ["), "{}", ran.stdout);
+    assert!(ran
+        .stdout
+        .contains("… 6 more failure groups (15 cases) not shown"));
+}

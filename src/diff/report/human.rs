@@ -3,8 +3,8 @@
 //! by signature, largest group first, each printed once with its count,
 //! its first cases in full and the names of a few more; the ops whose
 //! every case failed with one thrown message, one line each; orphaned
-//! ledger entries; a per-op table when more than one op ran; and the
-//! closing line, always last: `N passed, N failed` (`, N accepted`,
+//! ledger entries; input errors; a per-op table when more than one op
+//! ran; and the closing line, always last: `N passed, N failed` (`, N accepted`,
 //! `, N skipped` when not zero).
 
 use std::io::{self, Write};
@@ -149,10 +149,11 @@ impl Human {
         }
         if sorted.len() > max {
             let left: usize = sorted[max..].iter().map(|group| group.count).sum();
+            let more = sorted.len() - max;
             writeln!(
                 out,
-                "… {} more ({}) not shown; --max-failures {} shows them",
-                cases(sorted.len() - max, "failure group"),
+                "… {more} more failure {} ({}) not shown; --max-failures {} shows them",
+                if more == 1 { "group" } else { "groups" },
                 cases(left, "case"),
                 sorted.len()
             )?;
@@ -333,7 +334,6 @@ impl Render for Human {
         if !self.options.quiet {
             self.groups(out, aggregates)?;
             self.orphaned(out, aggregates)?;
-            self.op_table(out, aggregates)?;
             if totals.errors > 0 {
                 writeln!(
                     out,
@@ -350,6 +350,7 @@ impl Render for Human {
                     totals.new, totals.changed
                 )?;
             }
+            self.op_table(out, aggregates)?;
         }
         writeln!(out, "{}", totals.summary_line())
     }
