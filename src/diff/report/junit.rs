@@ -201,9 +201,7 @@ impl Render for Junit {
             self.errors
         );
         self.suites.append(head.as_bytes())?;
-        let mut cases = Vec::new();
-        self.cases.drain_to(&mut cases)?;
-        self.suites.append(&cases)?;
+        self.cases.drain_to(&mut self.suites)?;
         self.suites.append(b"  </testsuite>\n")?;
         self.all_tests += self.tests;
         self.all_failures += self.failures;

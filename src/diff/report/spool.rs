@@ -13,6 +13,9 @@ use crate::js::{self, TextMode};
 /// Past this many bytes in memory, a spool moves to disk.
 pub const MEMORY_LIMIT: usize = 4 * 1024 * 1024;
 
+/// On disk, writes are gathered into chunks of this many bytes.
+const CHUNK: usize = 64 * 1024;
+
 /// An append-only store of bytes, read back by offset.
 #[derive(Debug)]
 pub struct Spool {
@@ -58,7 +61,14 @@ impl Spool {
     pub fn append(&mut self, bytes: &[u8]) -> io::Result<u64> {
         let at = self.len;
         match &mut self.file {
-            Some(file) => file.write_all(bytes)?,
+            // On disk, `memory` gathers what is not written yet.
+            Some(file) => {
+                self.memory.extend_from_slice(bytes);
+                if self.memory.len() >= CHUNK {
+                    file.write_all(&self.memory)?;
+                    self.memory.clear();
+                }
+            }
             None if self.memory.len() + bytes.len() > self.limit => {
                 let mut file = tempfile::tempfile()?;
                 file.write_all(&self.memory)?;
@@ -80,6 +90,8 @@ impl Spool {
                 Ok(self.memory[at..at + len].to_vec())
             }
             Some(file) => {
+                file.write_all(&self.memory)?;
+                self.memory.clear();
                 let mut bytes = vec![0; len];
                 file.seek(SeekFrom::Start(at))?;
                 file.read_exact(&mut bytes)?;
@@ -94,6 +106,7 @@ impl Spool {
         match self.file.take() {
             None => out.write_all(&self.memory)?,
             Some(mut file) => {
+                file.write_all(&self.memory)?;
                 file.seek(SeekFrom::Start(0))?;
                 io::copy(&mut file, out)?;
             }
@@ -123,6 +136,19 @@ impl Spool {
     }
 }
 
+/// Writing to a spool appends to it, so that one spool drains into
+/// another without passing through memory whole.
+impl Write for Spool {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.append(bytes)?;
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -147,6 +173,11 @@ mod tests {
         let mut out = Vec::new();
         spool.drain_to(&mut out).unwrap();
         assert_eq!(out, b"m");
+        let mut other = Spool::with_limit(4);
+        spool.append(b"nopqrs").unwrap();
+        other.append(b"x").unwrap();
+        spool.drain_to(&mut other).unwrap();
+        assert_eq!(other.read(0, 7).unwrap(), b"xnopqrs");
     }
 
     #[test]
