@@ -90,8 +90,6 @@ struct Head {
     record: CaseRecord,
     secrets: Secrets,
     case: Option<Value>,
-    golden: Option<Value>,
-    actual: Option<Value>,
 }
 
 /// Makes a case's record; `detail` decides whether the masked input,
@@ -202,27 +200,20 @@ fn explain_head(mut record: CaseRecord, compared: &Compared, semantic: bool) -> 
     let comparison = &compared.comparison;
     let case = parsed(compared.raw_case);
     // Missing and extra elements were never read; read them for secrets.
-    let golden = comparison
-        .golden
-        .clone()
-        .or_else(|| match comparison.verdict {
-            Verdict::Missing => parsed(compared.golden),
-            _ => None,
-        });
-    let actual = comparison
-        .actual
-        .clone()
-        .or_else(|| match comparison.verdict {
-            Verdict::Extra => parsed(compared.actual),
-            _ => None,
-        });
-    let mut secrets = Secrets::harvest(case.iter().chain(&golden).chain(&actual));
+    let (golden_read, actual_read) = match comparison.verdict {
+        Verdict::Missing => (parsed(compared.golden), None),
+        Verdict::Extra => (None, parsed(compared.actual)),
+        _ => (None, None),
+    };
+    let golden = comparison.golden.as_ref().or(golden_read.as_ref());
+    let actual = comparison.actual.as_ref().or(actual_read.as_ref());
+    let mut secrets = Secrets::harvest(case.iter().chain(golden).chain(actual));
     if let Verdict::Different(divergence) = &comparison.verdict {
         let shown = divergence
             .paths
             .iter()
             .flat_map(|path| path.golden.iter().chain(path.actual.iter()));
-        secrets = secrets.for_divergence(golden.as_ref(), actual.as_ref(), shown);
+        secrets = secrets.for_divergence(golden, actual, shown);
     }
     let op = record.op.clone();
     let op = op.as_deref();
@@ -230,8 +221,8 @@ fn explain_head(mut record: CaseRecord, compared: &Compared, semantic: bool) -> 
         serde_json::to_string(&cut_chars(&secrets.mask_quoted_text(text), chars))
             .unwrap_or_default()
     };
-    let golden_threw = thrown_message(golden.as_ref()).map(|m| m.to_utf8_lossy().into_owned());
-    let actual_threw = thrown_message(actual.as_ref()).map(|m| m.to_utf8_lossy().into_owned());
+    let golden_threw = thrown_message(golden).map(|m| m.to_utf8_lossy().into_owned());
+    let actual_threw = thrown_message(actual).map(|m| m.to_utf8_lossy().into_owned());
     let shown_value = |value: Option<&Value>| {
         value.map_or("nothing".to_owned(), |value| {
             secrets.mask_json_text(&compact(value, SUMMARY_VALUE_CHARS))
@@ -279,7 +270,7 @@ fn explain_head(mut record: CaseRecord, compared: &Compared, semantic: bool) -> 
                 format!(
                     "the port threw {} where the golden has {}",
                     quote(message, 200),
-                    shown_value(golden.as_ref())
+                    shown_value(golden)
                 ),
             ),
             (Some(message), None) => (
@@ -290,7 +281,7 @@ fn explain_head(mut record: CaseRecord, compared: &Compared, semantic: bool) -> 
                 ),
                 format!(
                     "the port returned {} where the golden threw {}",
-                    shown_value(actual.as_ref()),
+                    shown_value(actual),
                     quote(message, 200)
                 ),
             ),
@@ -353,8 +344,6 @@ fn explain_head(mut record: CaseRecord, compared: &Compared, semantic: bool) -> 
         record,
         secrets,
         case,
-        golden,
-        actual,
     }
 }
 
@@ -441,7 +430,6 @@ fn fill_detail(head: &mut Head, compared: &Compared) {
         }
         (None, None) => None,
     };
-    let _ = (&head.golden, &head.actual);
 }
 
 #[cfg(test)]
