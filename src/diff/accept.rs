@@ -53,6 +53,14 @@ struct Collector<W: Write> {
 }
 
 impl<W: Write> Consumer for Collector<W> {
+    fn explains(&self) -> bool {
+        true
+    }
+
+    fn fingerprints(&self) -> bool {
+        true
+    }
+
     fn wants_detail(&self, _record: &CaseRecord) -> bool {
         // Paths go into the ledger.
         true

@@ -177,7 +177,12 @@ pub fn compare_file<'a, C: Consumer>(
             actual,
             comparison,
         };
-        let record = build::record(file, compared, semantic, ledger, |record| {
+        let needs = build::Needs {
+            semantic,
+            explain: consumer.explains(),
+            fingerprint: consumer.fingerprints(),
+        };
+        let record = build::record(file, compared, needs, ledger, |record| {
             consumer.wants_detail(record)
         });
         consumer.case(record)?;

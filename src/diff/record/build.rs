@@ -3,6 +3,8 @@
 //! case; the masked and cut details only when a report wants them
 //! (explaining a case costs more than comparing it).
 
+use std::cell::OnceCell;
+
 use super::signature::{cut_chars, pointer_shape, shape, thrown_message, Signature, MESSAGE_CHARS};
 use super::{CaseRecord, CaseState, PathRecord, ReasonRecord, VerdictKind};
 use crate::diff::compare::{Comparison, Verdict};
@@ -84,29 +86,105 @@ fn cut_bytes(text: &str, bytes: usize) -> String {
     format!("{}… ({} bytes in all)", &text[..end], text.len())
 }
 
-/// The parts of a record every report needs, and the secrets to mask
-/// its details with.
-struct Head {
-    record: CaseRecord,
-    secrets: Secrets,
-    case: Option<Value>,
+/// What explaining a case reads, each read at most once and only when
+/// something needs it: the case's value, the elements a missing or extra
+/// case left unread, and the secrets to mask with.
+struct Explainer<'c> {
+    compared: &'c Compared<'c>,
+    case: OnceCell<Option<Value>>,
+    golden_read: Option<Value>,
+    actual_read: Option<Value>,
+    secrets: OnceCell<Secrets>,
 }
 
-/// Makes a case's record; `detail` decides whether the masked input,
-/// elements, paths and reasons are filled in for a failing case.
-/// `wants_detail` is asked once the state and signature are known.
+impl<'c> Explainer<'c> {
+    fn new(compared: &'c Compared<'c>) -> Self {
+        // Missing and extra elements were never read; read them for secrets.
+        let (golden_read, actual_read) = match compared.comparison.verdict {
+            Verdict::Missing => (parsed(compared.golden), None),
+            Verdict::Extra => (None, parsed(compared.actual)),
+            _ => (None, None),
+        };
+        Explainer {
+            compared,
+            case: OnceCell::new(),
+            golden_read,
+            actual_read,
+            secrets: OnceCell::new(),
+        }
+    }
+
+    fn case(&self) -> Option<&Value> {
+        self.case
+            .get_or_init(|| parsed(self.compared.raw_case))
+            .as_ref()
+    }
+
+    fn golden(&self) -> Option<&Value> {
+        self.compared
+            .comparison
+            .golden
+            .as_ref()
+            .or(self.golden_read.as_ref())
+    }
+
+    fn actual(&self) -> Option<&Value> {
+        self.compared
+            .comparison
+            .actual
+            .as_ref()
+            .or(self.actual_read.as_ref())
+    }
+
+    fn secrets(&self) -> &Secrets {
+        self.secrets.get_or_init(|| {
+            let (golden, actual) = (self.golden(), self.actual());
+            let secrets = Secrets::harvest(self.case().into_iter().chain(golden).chain(actual));
+            match &self.compared.comparison.verdict {
+                Verdict::Different(divergence) => {
+                    let shown = divergence
+                        .paths
+                        .iter()
+                        .flat_map(|path| path.golden.iter().chain(path.actual.iter()));
+                    secrets.for_divergence(golden, actual, shown)
+                }
+                _ => secrets,
+            }
+        })
+    }
+}
+
+/// What the taker of records needs of them.
+#[derive(Debug, Clone, Copy)]
+pub struct Needs {
+    /// Same value, different bytes passes.
+    pub semantic: bool,
+    /// Failing cases need their signature and summary (a report that only
+    /// counts does not).
+    pub explain: bool,
+    /// Cases that are not identical need their fingerprint (a ledger
+    /// decides by it, a JSON report prints it; hashing every byte of a
+    /// million elements is not free).
+    pub fingerprint: bool,
+}
+
+/// Makes a case's record. `wants_detail` is asked, once the state and
+/// signature are known, whether a failing case needs its masked input,
+/// elements, paths and reasons.
 pub fn record(
     file: &str,
     compared: Compared,
-    semantic: bool,
+    needs: Needs,
     ledger: Option<&Ledger>,
     wants_detail: impl FnOnce(&CaseRecord) -> bool,
 ) -> CaseRecord {
+    let semantic = needs.semantic;
     let verdict = verdict_kind(&compared.comparison.verdict);
     let passes_alone = compared.comparison.verdict.passes(semantic);
     let entry = ledger.and_then(|ledger| ledger.get(&compared.id));
-    let fingerprint =
-        (verdict != VerdictKind::Identical).then(|| fingerprint(compared.golden, compared.actual));
+    let fingerprint = (verdict != VerdictKind::Identical
+        && (needs.fingerprint || ledger.is_some()))
+    .then(|| fingerprint(compared.golden, compared.actual));
     let state = match (ledger, entry) {
         (_, Some(_)) if passes_alone => CaseState::Stale,
         (_, None) if passes_alone => CaseState::Passed,
@@ -133,21 +211,31 @@ pub fn record(
         state,
         entry: entry.map(|entry| entry.entry_ref()),
         fingerprint,
+        signature: None,
         summary: verdict.name().to_owned(),
-        ..CaseRecord::passing_default()
+        thrown: None,
+        paths: Vec::new(),
+        total_paths: 0,
+        reasons: Vec::new(),
+        total_reasons: 0,
+        note: None,
+        input: None,
+        golden: None,
+        actual: None,
     };
-    if verdict == VerdictKind::Identical && state == CaseState::Passed {
+    if (verdict == VerdictKind::Identical && state == CaseState::Passed) || !needs.explain {
         return record;
     }
-    let mut head = explain_head(record, &compared, semantic);
-    if !head.record.passes() && wants_detail(&head.record) {
-        fill_detail(&mut head, &compared);
-    } else if head.record.passes() {
+    let explainer = Explainer::new(&compared);
+    let mut record = explain_head(record, &explainer, semantic);
+    if !record.passes() && wants_detail(&record) {
+        fill_detail(&mut record, &explainer);
+    } else if record.passes() {
         // Passing cases that are not identical keep their explanation
         // (cheap: at most ten paths or reasons), never their texts.
-        fill_explanation(&mut head, &compared);
+        fill_explanation(&mut record, &explainer);
     }
-    head.record
+    record
 }
 
 /// The record of a case the oracle itself failed on (found by
@@ -196,36 +284,26 @@ fn parsed(bytes: Option<&[u8]>) -> Option<Value> {
     bytes.and_then(|bytes| js::parse(bytes, TextMode::LossyUtf8).ok())
 }
 
-fn explain_head(mut record: CaseRecord, compared: &Compared, semantic: bool) -> Head {
-    let comparison = &compared.comparison;
-    let case = parsed(compared.raw_case);
-    // Missing and extra elements were never read; read them for secrets.
-    let (golden_read, actual_read) = match comparison.verdict {
-        Verdict::Missing => (parsed(compared.golden), None),
-        Verdict::Extra => (None, parsed(compared.actual)),
-        _ => (None, None),
-    };
-    let golden = comparison.golden.as_ref().or(golden_read.as_ref());
-    let actual = comparison.actual.as_ref().or(actual_read.as_ref());
-    let mut secrets = Secrets::harvest(case.iter().chain(golden).chain(actual));
-    if let Verdict::Different(divergence) = &comparison.verdict {
-        let shown = divergence
-            .paths
-            .iter()
-            .flat_map(|path| path.golden.iter().chain(path.actual.iter()));
-        secrets = secrets.for_divergence(golden, actual, shown);
-    }
+fn explain_head(mut record: CaseRecord, explainer: &Explainer, semantic: bool) -> CaseRecord {
+    let comparison = &explainer.compared.comparison;
+    let (golden, actual) = (explainer.golden(), explainer.actual());
     let op = record.op.clone();
     let op = op.as_deref();
+    // Secrets are looked for only when the summary quotes data.
     let quote = |text: &str, chars: usize| {
-        serde_json::to_string(&cut_chars(&secrets.mask_quoted_text(text), chars))
-            .unwrap_or_default()
+        serde_json::to_string(&cut_chars(
+            &explainer.secrets().mask_quoted_text(text),
+            chars,
+        ))
+        .unwrap_or_default()
     };
     let golden_threw = thrown_message(golden).map(|m| m.to_utf8_lossy().into_owned());
     let actual_threw = thrown_message(actual).map(|m| m.to_utf8_lossy().into_owned());
     let shown_value = |value: Option<&Value>| {
         value.map_or("nothing".to_owned(), |value| {
-            secrets.mask_json_text(&compact(value, SUMMARY_VALUE_CHARS))
+            explainer
+                .secrets()
+                .mask_json_text(&compact(value, SUMMARY_VALUE_CHARS))
         })
     };
     let (signature, summary) = match &comparison.verdict {
@@ -338,13 +416,9 @@ fn explain_head(mut record: CaseRecord, compared: &Compared, semantic: bool) -> 
         record.signature = Some(signature);
         record.thrown = actual_threw
             .as_deref()
-            .map(|message| cut_chars(&secrets.mask_quoted_text(message), 200));
+            .map(|message| cut_chars(&explainer.secrets().mask_quoted_text(message), 200));
     }
-    Head {
-        record,
-        secrets,
-        case,
-    }
+    record
 }
 
 fn different_summary(divergence: &crate::diff::compare::Divergence) -> String {
@@ -366,10 +440,9 @@ fn different_summary(divergence: &crate::diff::compare::Divergence) -> String {
     }
 }
 
-fn fill_explanation(head: &mut Head, compared: &Compared) {
-    let secrets = &head.secrets;
-    let record = &mut head.record;
-    match &compared.comparison.verdict {
+fn fill_explanation(record: &mut CaseRecord, explainer: &Explainer) {
+    let secrets = explainer.secrets();
+    match &explainer.compared.comparison.verdict {
         Verdict::Different(divergence) => {
             record.paths = divergence
                 .paths
@@ -401,9 +474,10 @@ fn fill_explanation(head: &mut Head, compared: &Compared) {
     }
 }
 
-fn fill_detail(head: &mut Head, compared: &Compared) {
-    fill_explanation(head, compared);
-    let secrets = &head.secrets;
+fn fill_detail(record: &mut CaseRecord, explainer: &Explainer) {
+    fill_explanation(record, explainer);
+    let secrets = explainer.secrets();
+    let compared = explainer.compared;
     let element = |bytes: Option<&[u8]>| {
         bytes.map(|bytes| {
             // Mask a little more than is kept, so that a cut cannot leave
@@ -417,9 +491,9 @@ fn fill_detail(head: &mut Head, compared: &Compared) {
             }
         })
     };
-    head.record.golden = element(compared.golden);
-    head.record.actual = element(compared.actual);
-    head.record.input = match (&head.case, compared.raw_case) {
+    record.golden = element(compared.golden);
+    record.actual = element(compared.actual);
+    record.input = match (explainer.case(), compared.raw_case) {
         (Some(case), _) => {
             let text = compact(case, INPUT_CHARS * 4);
             Some(cut_chars(&secrets.mask_json_text(&text), INPUT_CHARS))
@@ -451,11 +525,17 @@ mod tests {
         }
     }
 
+    const NEEDS: Needs = Needs {
+        semantic: false,
+        explain: true,
+        fingerprint: true,
+    };
+
     fn full(case: &str, golden: &str, actual: &str) -> CaseRecord {
         record(
             "f.json",
             compared(case, golden, actual),
-            false,
+            NEEDS,
             None,
             |_| true,
         )
@@ -579,7 +659,7 @@ mod tests {
     #[test]
     fn details_only_when_wanted_and_long_texts_are_cut() {
         let long = format!("[\"{}\"]", "x".repeat(ELEMENT_BYTES + 10));
-        let found = record("f.json", compared("[1]", &long, "[2]"), false, None, |_| {
+        let found = record("f.json", compared("[1]", &long, "[2]"), NEEDS, None, |_| {
             false
         });
         assert_eq!(found.state, CaseState::Failed);
@@ -610,9 +690,44 @@ mod tests {
     }
 
     #[test]
+    fn a_report_that_only_counts_gets_no_explanation() {
+        let needs = Needs {
+            semantic: false,
+            explain: false,
+            fingerprint: false,
+        };
+        let found = record("f.json", compared("[1]", "1", "2"), needs, None, |_| true);
+        assert_eq!(found.state, CaseState::Failed);
+        assert_eq!(found.summary, "different");
+        assert!(found.signature.is_none() && found.input.is_none());
+        assert!(found.fingerprint.is_none());
+        // A ledger decides by fingerprints: they are made for it.
+        let ledger = Ledger::default();
+        let found = record(
+            "f.json",
+            compared("[1]", "1", "2"),
+            needs,
+            Some(&ledger),
+            |_| true,
+        );
+        assert_eq!(found.state, CaseState::New);
+        assert!(found.fingerprint.is_some());
+    }
+
+    #[test]
     fn same_value_passes_with_semantic() {
         let compared = compared("[1]", r#"{"a":1,"b":2}"#, r#"{"b":2,"a":1}"#);
-        let found = record("f.json", compared, true, None, |_| true);
+        let found = record(
+            "f.json",
+            compared,
+            Needs {
+                semantic: true,
+                explain: true,
+                fingerprint: true,
+            },
+            None,
+            |_| true,
+        );
         assert_eq!(found.state, CaseState::Passed);
         assert_eq!(found.verdict, VerdictKind::SameValue);
         assert_eq!(found.reasons[0].kind, "key order");

@@ -312,7 +312,77 @@ fn entry_from_json(value: &Value) -> Option<EntryRef> {
     })
 }
 
+/// A Rust string as `JSON.stringify` writes it (a Rust string holds no
+/// lone surrogate, so only quotes, backslashes and controls need escapes).
+fn write_str(text: &str, out: &mut Vec<u8>) {
+    out.push(b'"');
+    let bytes = text.as_bytes();
+    let mut copied = 0;
+    for (at, &byte) in bytes.iter().enumerate() {
+        let escape: &[u8] = match byte {
+            b'"' => b"\\\"",
+            b'\\' => b"\\\\",
+            0x08 => b"\\b",
+            0x0C => b"\\f",
+            b'\n' => b"\\n",
+            b'\r' => b"\\r",
+            b'\t' => b"\\t",
+            0..=0x1F => b"",
+            _ => continue,
+        };
+        out.extend_from_slice(&bytes[copied..at]);
+        if escape.is_empty() {
+            out.extend_from_slice(format!("\\u{byte:04x}").as_bytes());
+        } else {
+            out.extend_from_slice(escape);
+        }
+        copied = at + 1;
+    }
+    out.extend_from_slice(&bytes[copied..]);
+    out.push(b'"');
+}
+
+fn write_text_or_null(text: Option<&str>, out: &mut Vec<u8>) {
+    match text {
+        Some(text) => write_str(text, out),
+        None => out.extend_from_slice(b"null"),
+    }
+}
+
 impl CaseRecord {
+    /// Appends the record's case object, as [`CaseRecord::to_json`] makes
+    /// it; a passing identical case (most of a run) is written directly.
+    pub fn write_json(&self, out: &mut Vec<u8>) {
+        if self.verdict != VerdictKind::Identical || self.state != CaseState::Passed {
+            crate::js::write_value(&self.to_json(), out);
+            return;
+        }
+        out.extend_from_slice(format!("{{\"index\":{},\"line\":", self.index).as_bytes());
+        match self.line {
+            Some(line) => out.extend_from_slice(line.to_string().as_bytes()),
+            None => out.extend_from_slice(b"null"),
+        }
+        out.extend_from_slice(b",\"id\":{\"file\":");
+        write_str(&self.id.file, out);
+        match &self.id.key {
+            CaseKey::Name(name) => {
+                out.extend_from_slice(b",\"name\":");
+                write_str(name, out);
+            }
+            CaseKey::Hash(hash) => {
+                out.extend_from_slice(b",\"hash\":");
+                write_str(hash, out);
+            }
+        }
+        out.extend_from_slice(b"},\"label\":");
+        write_str(&self.label, out);
+        out.extend_from_slice(b",\"op\":");
+        write_text_or_null(self.op.as_deref(), out);
+        out.extend_from_slice(b",\"name\":");
+        write_text_or_null(self.name.as_deref(), out);
+        out.extend_from_slice(b",\"verdict\":\"identical\",\"state\":\"passed\",\"passed\":true}");
+    }
+
     /// The record as the JSON report's case object. Passing identical
     /// cases carry the identifying keys only.
     pub fn to_json(&self) -> Value {
@@ -577,6 +647,35 @@ mod tests {
             r##"{"index":0,"line":null,"id":{"file":"argv.json","hash":"0123456789ab"},"label":"#0","op":null,"name":null,"verdict":"identical","state":"passed","passed":true}"##
         );
         assert_eq!(round_trip(&passed), passed);
+    }
+
+    #[test]
+    fn passing_cases_are_written_directly_as_to_json_would() {
+        let mut passed = CaseRecord {
+            line: Some(7),
+            op: Some("o\u{1}\"\\\u{7f}\u{2028}é".into()),
+            name: Some("n\n\t\u{8}\u{c}\r".into()),
+            id: CaseId {
+                file: "d/a.json".into(),
+                key: CaseKey::Name("n\n\t\u{8}\u{c}\r".into()),
+            },
+            ..CaseRecord::passing_default()
+        };
+        for _ in 0..2 {
+            let mut direct = Vec::new();
+            passed.write_json(&mut direct);
+            assert_eq!(
+                String::from_utf8(direct).unwrap(),
+                String::from_utf8(js::to_json(&passed.to_json())).unwrap()
+            );
+            passed.line = None;
+            passed.op = None;
+            passed.id.key = CaseKey::Hash("abc".into());
+        }
+        let failing = sample();
+        let mut direct = Vec::new();
+        failing.write_json(&mut direct);
+        assert_eq!(direct, js::to_json(&failing.to_json()));
     }
 
     #[test]

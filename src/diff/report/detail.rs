@@ -154,7 +154,7 @@ mod tests {
     use super::*;
     use crate::diff::compare::compare_elements;
     use crate::diff::identity::CaseId;
-    use crate::diff::record::build::{record, Compared};
+    use crate::diff::record::build::{record, Compared, Needs};
     use crate::js::TextMode;
 
     fn detail(case: &str, golden: &str, actual: &str) -> String {
@@ -169,8 +169,13 @@ mod tests {
             actual: Some(actual.as_bytes()),
             comparison: compare_elements(golden.as_bytes(), actual.as_bytes()),
         };
+        let needs = Needs {
+            semantic: false,
+            explain: true,
+            fingerprint: true,
+        };
         plain(&lines(
-            &record("f.json", compared, false, None, |_| true),
+            &record("f.json", compared, needs, None, |_| true),
             30,
         ))
     }

@@ -362,4 +362,8 @@ impl Render for Human {
     fn shows_groups(&self) -> bool {
         !self.options.quiet
     }
+
+    fn explains(&self) -> bool {
+        !self.options.quiet
+    }
 }

@@ -94,6 +94,10 @@ impl Json {
 }
 
 impl Render for Json {
+    fn prints_fingerprints(&self) -> bool {
+        true
+    }
+
     fn begin_file(&mut self, out: &mut dyn Write, _file: &FileInfo) -> io::Result<()> {
         self.start(out)?;
         self.any_case = false;
@@ -107,7 +111,7 @@ impl Render for Json {
             bytes.push(b',');
         }
         self.any_case = true;
-        write_value(&record.to_json(), &mut bytes);
+        record.write_json(&mut bytes);
         self.cases.append(&bytes)?;
         Ok(())
     }

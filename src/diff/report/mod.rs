@@ -311,10 +311,22 @@ pub trait Render {
     fn shows_groups(&self) -> bool {
         false
     }
+    /// Whether failing cases need their signature and summary.
+    fn explains(&self) -> bool {
+        true
+    }
+    /// Whether the format prints fingerprints.
+    fn prints_fingerprints(&self) -> bool {
+        false
+    }
 }
 
 /// Whatever takes a run's records: a report, or `accept` watching one.
 pub trait Consumer {
+    /// Whether failing cases need their signature and summary.
+    fn explains(&self) -> bool;
+    /// Whether cases need their fingerprints even without a ledger.
+    fn fingerprints(&self) -> bool;
     /// Whether a failing record should carry its details.
     fn wants_detail(&self, record: &CaseRecord) -> bool;
     /// A file of cases starts.
@@ -330,6 +342,12 @@ pub trait Consumer {
 }
 
 impl<W: Write> Consumer for Sink<W> {
+    fn explains(&self) -> bool {
+        self.render.explains()
+    }
+    fn fingerprints(&self) -> bool {
+        self.render.prints_fingerprints()
+    }
     fn wants_detail(&self, record: &CaseRecord) -> bool {
         Sink::wants_detail(self, record)
     }
@@ -415,18 +433,23 @@ impl<W: Write> Sink<W> {
         let aggregates = &mut self.aggregates;
         aggregates.totals.count(&record);
         self.tally.count(record.state);
-        let op = aggregates
-            .by_op
-            .entry(record.op.clone().unwrap_or_else(|| NO_OP.to_owned()))
-            .or_default();
-        op.tally.count(record.state);
-        op.uniform = match (&op.uniform, record.state.passes(), &record.thrown) {
-            (Uniform::Unknown, false, Some(message)) => Uniform::Threw(message.clone()),
-            (Uniform::Threw(seen), false, Some(message)) if seen == message => {
-                Uniform::Threw(message.clone())
+        let key = record.op.as_deref().unwrap_or(NO_OP);
+        if !aggregates.by_op.contains_key(key) {
+            aggregates.by_op.insert(key.to_owned(), OpTally::default());
+        }
+        if let Some(op) = aggregates.by_op.get_mut(key) {
+            op.tally.count(record.state);
+            let same = match (&op.uniform, record.state.passes(), &record.thrown) {
+                (Uniform::Threw(seen), false, Some(message)) => seen == message,
+                _ => false,
+            };
+            if !same {
+                op.uniform = match (&op.uniform, record.state.passes(), &record.thrown) {
+                    (Uniform::Unknown, false, Some(message)) => Uniform::Threw(message.clone()),
+                    _ => Uniform::Mixed,
+                };
             }
-            _ => Uniform::Mixed,
-        };
+        }
         if !record.passes() {
             aggregates.groups.add(&record)?;
         }
