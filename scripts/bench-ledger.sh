@@ -4,7 +4,7 @@
 # a ledger and with a COUNT-entry ledger that accepts every divergence.
 # The target is at most 1.2x.
 #
-# Usage: scripts/bench-ledger.sh [COUNT] [RUNS]   (best of RUNS, default 5)
+# Usage: scripts/bench-ledger.sh [COUNT] [RUNS]   (best of RUNS, default 10)
 #
 # The port is a replay, so that the oracle costs next to nothing and the
 # ratio shows parity-diff's own work: the goldens with the first COUNT
@@ -13,7 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 count=${1:-1000}
-runs=${2:-5}
+runs=${2:-10}
 
 cargo build --release --quiet --bin parity-diff
 diff_bin=$PWD/target/release/parity-diff
@@ -34,7 +34,7 @@ for golden in golden/*.json; do
                 taken++
             } else print
         }
-        END { print taken > "/dev/stderr" }' "$golden" > "$work/replay/$key.json" 2> "$work/taken"
+        END { print taken + 0 > "/dev/stderr" }' "$golden" > "$work/replay/$key.json" 2> "$work/taken"
     left=$(( left - $(cat "$work/taken") ))
 done
 if [ "$left" -ne 0 ]; then
