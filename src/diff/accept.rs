@@ -66,6 +66,14 @@ impl<W: Write> Consumer for Collector<W> {
         true
     }
 
+    fn wants_passing(&self) -> bool {
+        self.sink.wants_passing()
+    }
+
+    fn counted(&mut self, op: Option<&str>, state: CaseState) -> io::Result<()> {
+        self.sink.counted(op, state)
+    }
+
     fn begin_file(&mut self, file: FileInfo) -> io::Result<()> {
         self.sink.begin_file(file)
     }

@@ -21,6 +21,7 @@ use super::identity::{CaseId, CaseKey};
 use super::ledger::{self, Entry, Ledger};
 use super::oracle::Oracle;
 use super::record::build::{self, Compared};
+use super::record::CaseState;
 use super::redact::Secrets;
 use super::report::{
     Consumer, FileInfo, LedgerInfo, Problem, ReportOptions, RunInfo, Sink, Totals,
@@ -167,6 +168,30 @@ pub fn compare_file<'a, C: Consumer>(
             },
         };
         let item = cases.and_then(|cases| cases.items.get(index));
+        let op = item.and_then(|item| item.op.as_deref());
+        if !consumer.wants_passing() {
+            // Most cases of a run pass: a report that does not list them
+            // only counts them, unless the ledger expects a divergence;
+            // and one that explains nothing (--quiet) only counts failures.
+            let has_entry = ledger.is_some_and(|ledger| match item {
+                Some(item) => ledger.get(&item.id).is_some(),
+                None => ledger.get(&position_id(file, index)).is_some(),
+            });
+            if matches!(comparison.verdict, Verdict::Identical) && !has_entry {
+                consumer.counted(op, CaseState::Passed)?;
+                continue;
+            }
+            if ledger.is_none() && !consumer.explains() {
+                let passes = comparison.verdict.passes(semantic);
+                let state = if passes {
+                    CaseState::Passed
+                } else {
+                    CaseState::Failed
+                };
+                consumer.counted(op, state)?;
+                continue;
+            }
+        }
         let compared = Compared {
             index,
             line: item.map(|item| item.line),

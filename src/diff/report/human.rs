@@ -366,4 +366,8 @@ impl Render for Human {
     fn explains(&self) -> bool {
         !self.options.quiet
     }
+
+    fn lists_passing(&self) -> bool {
+        false
+    }
 }

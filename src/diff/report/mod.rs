@@ -315,6 +315,10 @@ pub trait Render {
     fn explains(&self) -> bool {
         true
     }
+    /// Whether passing, identical cases are listed (or only counted).
+    fn lists_passing(&self) -> bool {
+        true
+    }
     /// Whether the format prints fingerprints.
     fn prints_fingerprints(&self) -> bool {
         false
@@ -329,6 +333,11 @@ pub trait Consumer {
     fn fingerprints(&self) -> bool;
     /// Whether a failing record should carry its details.
     fn wants_detail(&self, record: &CaseRecord) -> bool;
+    /// Whether passing, identical cases need records.
+    fn wants_passing(&self) -> bool;
+    /// A case that needs no record (a passing one that is not listed, or
+    /// any one when nothing is explained), counted.
+    fn counted(&mut self, op: Option<&str>, state: CaseState) -> io::Result<()>;
     /// A file of cases starts.
     fn begin_file(&mut self, file: FileInfo) -> io::Result<()>;
     /// One case's record.
@@ -350,6 +359,18 @@ impl<W: Write> Consumer for Sink<W> {
     }
     fn wants_detail(&self, record: &CaseRecord) -> bool {
         Sink::wants_detail(self, record)
+    }
+    fn wants_passing(&self) -> bool {
+        self.render.lists_passing()
+    }
+    fn counted(&mut self, op: Option<&str>, state: CaseState) -> io::Result<()> {
+        match state {
+            CaseState::Passed => self.aggregates.totals.passed += 1,
+            _ => self.aggregates.totals.failed += 1,
+        }
+        self.tally.count(state);
+        self.count_op(op, state, None);
+        Ok(())
     }
     fn begin_file(&mut self, file: FileInfo) -> io::Result<()> {
         Sink::begin_file(self, file)
@@ -430,30 +451,38 @@ impl<W: Write> Sink<W> {
 
     /// One case's record.
     pub fn case(&mut self, record: CaseRecord) -> io::Result<()> {
-        let aggregates = &mut self.aggregates;
-        aggregates.totals.count(&record);
+        self.aggregates.totals.count(&record);
         self.tally.count(record.state);
-        let key = record.op.as_deref().unwrap_or(NO_OP);
-        if !aggregates.by_op.contains_key(key) {
-            aggregates.by_op.insert(key.to_owned(), OpTally::default());
-        }
-        if let Some(op) = aggregates.by_op.get_mut(key) {
-            op.tally.count(record.state);
-            let same = match (&op.uniform, record.state.passes(), &record.thrown) {
-                (Uniform::Threw(seen), false, Some(message)) => seen == message,
-                _ => false,
-            };
-            if !same {
-                op.uniform = match (&op.uniform, record.state.passes(), &record.thrown) {
-                    (Uniform::Unknown, false, Some(message)) => Uniform::Threw(message.clone()),
-                    _ => Uniform::Mixed,
-                };
-            }
-        }
+        self.count_op(record.op.as_deref(), record.state, record.thrown.as_deref());
         if !record.passes() {
-            aggregates.groups.add(&record)?;
+            self.aggregates.groups.add(&record)?;
         }
         self.render.case(&mut self.out, &record)
+    }
+
+    /// Counts a case of `op` (and whether the op still failed every case
+    /// with one thrown message).
+    fn count_op(&mut self, op: Option<&str>, state: CaseState, thrown: Option<&str>) {
+        let by_op = &mut self.aggregates.by_op;
+        let key = op.unwrap_or(NO_OP);
+        if !by_op.contains_key(key) {
+            by_op.insert(key.to_owned(), OpTally::default());
+        }
+        let Some(op) = by_op.get_mut(key) else {
+            return;
+        };
+        op.tally.count(state);
+        let failed = !state.passes();
+        let same = match (&op.uniform, thrown) {
+            (Uniform::Threw(seen), Some(message)) => failed && seen == message,
+            _ => false,
+        };
+        if !same {
+            op.uniform = match (&op.uniform, thrown) {
+                (Uniform::Unknown, Some(message)) if failed => Uniform::Threw(message.to_owned()),
+                _ => Uniform::Mixed,
+            };
+        }
     }
 
     /// A file-level problem.
@@ -543,5 +572,18 @@ mod tests {
         sink.case(CaseRecord::passing_default()).unwrap();
         assert_eq!(sink.aggregates.by_op[NO_OP].tally.passed, 1);
         assert_eq!(sink.totals().failed, 3);
+        // A case only counted counts the same, and breaks uniformity.
+        sink.case(failing("no")).unwrap();
+        let mut sink = Sink::new(Vec::new(), ReportOptions::default(), RunInfo::default());
+        sink.case(failing("no")).unwrap();
+        assert!(!Consumer::wants_passing(&sink));
+        Consumer::counted(&mut sink, Some("x"), CaseState::Passed).unwrap();
+        assert_eq!(sink.aggregates.by_op["x"].tally.passed, 1);
+        assert_eq!(sink.aggregates.by_op["x"].all_threw(), None);
+        assert_eq!(sink.totals().passed, 1);
+        assert_eq!(sink.tally.passed, 1);
+        Consumer::counted(&mut sink, None, CaseState::Failed).unwrap();
+        assert_eq!(sink.totals().failed, 2);
+        assert_eq!(sink.aggregates.by_op[NO_OP].tally.failed, 1);
     }
 }
