@@ -206,6 +206,7 @@ pub fn compare_file<'a, C: Consumer>(
             semantic,
             explain: consumer.explains(),
             fingerprint: consumer.fingerprints(),
+            passing: consumer.wants_passing(),
         };
         let record = build::record(file, compared, needs, ledger, |record| {
             consumer.wants_detail(record)

@@ -166,6 +166,9 @@ pub struct Needs {
     /// decides by it, a JSON report prints it; hashing every byte of a
     /// million elements is not free).
     pub fingerprint: bool,
+    /// Passing cases that are not identical (accepted, or the same value
+    /// with `--semantic`) need their explanation: the report lists them.
+    pub passing: bool,
 }
 
 /// Makes a case's record. `wants_detail` is asked, once the state and
@@ -223,7 +226,8 @@ pub fn record(
         golden: None,
         actual: None,
     };
-    if (verdict == VerdictKind::Identical && state == CaseState::Passed) || !needs.explain {
+    let unexplained = !needs.explain || (state.passes() && !needs.passing);
+    if (verdict == VerdictKind::Identical && state == CaseState::Passed) || unexplained {
         return record;
     }
     let explainer = Explainer::new(&compared);

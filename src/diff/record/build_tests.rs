@@ -21,6 +21,7 @@ const NEEDS: Needs = Needs {
     semantic: false,
     explain: true,
     fingerprint: true,
+    passing: true,
 };
 
 fn full(case: &str, golden: &str, actual: &str) -> CaseRecord {
@@ -187,6 +188,7 @@ fn a_report_that_only_counts_gets_no_explanation() {
         semantic: false,
         explain: false,
         fingerprint: false,
+        passing: false,
     };
     let found = record("f.json", compared("[1]", "1", "2"), needs, None, |_| true);
     assert_eq!(found.state, CaseState::Failed);
@@ -207,6 +209,60 @@ fn a_report_that_only_counts_gets_no_explanation() {
 }
 
 #[test]
+fn the_ledger_decides_the_state() {
+    let mut ledger = Ledger::default();
+    let entry = |name: &str, fingerprint: String| crate::diff::ledger::Entry {
+        id: CaseId {
+            file: "f.json".into(),
+            key: CaseKey::Name(name.into()),
+        },
+        op: None,
+        state: super::super::EntryState::Accepted,
+        reason: "known".into(),
+        verdict: None,
+        paths: Vec::new(),
+        fingerprint,
+        comments: Vec::new(),
+    };
+    ledger.insert(entry("same", fingerprint(Some(b"1"), Some(b"2"))));
+    ledger.insert(entry("other", "0000000000000000".into()));
+    ledger.insert(entry("fixed", "0000000000000000".into()));
+    let state = |name: &str, golden: &str, actual: &str, passing: bool| {
+        let case = format!(r#"{{"name":"{name}"}}"#);
+        let needs = Needs { passing, ..NEEDS };
+        record(
+            "f.json",
+            compared(&case, golden, actual),
+            needs,
+            Some(&ledger),
+            |_| true,
+        )
+    };
+    let accepted = state("same", "1", "2", true);
+    assert_eq!(accepted.state, CaseState::Accepted);
+    assert_eq!(accepted.entry.as_ref().unwrap().reason, "known");
+    assert_eq!(
+        accepted.paths.len(),
+        1,
+        "explained for reports that list it"
+    );
+    assert!(accepted.signature.is_none() && accepted.input.is_none());
+    let counted = state("same", "1", "2", false);
+    assert_eq!(counted.state, CaseState::Accepted);
+    assert!(
+        counted.paths.is_empty(),
+        "not explained for reports that do not"
+    );
+    assert_eq!(state("other", "1", "2", false).state, CaseState::Changed);
+    let stale = state("fixed", "1", "1", false);
+    assert_eq!(stale.state, CaseState::Stale);
+    assert_eq!(stale.signature.unwrap().kind, "stale");
+    assert!(stale.summary.contains("run `parity-diff accept --prune`"));
+    assert_eq!(state("new", "1", "2", false).state, CaseState::New);
+    assert_eq!(state("new", "1", "1", false).state, CaseState::Passed);
+}
+
+#[test]
 fn same_value_passes_with_semantic() {
     let compared = compared("[1]", r#"{"a":1,"b":2}"#, r#"{"b":2,"a":1}"#);
     let found = record(
@@ -216,6 +272,7 @@ fn same_value_passes_with_semantic() {
             semantic: true,
             explain: true,
             fingerprint: true,
+            passing: true,
         },
         None,
         |_| true,

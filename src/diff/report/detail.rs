@@ -173,6 +173,7 @@ mod tests {
             semantic: false,
             explain: true,
             fingerprint: true,
+            passing: true,
         };
         plain(&lines(
             &record("f.json", compared, needs, None, |_| true),
