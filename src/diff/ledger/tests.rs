@@ -84,8 +84,11 @@ fn entries_are_written_sorted_whatever_order_they_came_in() {
         ]
     );
     assert!(text.starts_with(HEADER));
-    assert_eq!(Ledger::parse(&text).unwrap(), ledger);
+    let read = Ledger::parse(&text).unwrap();
+    assert_eq!(read, ledger);
     assert_ne!(ledger.fingerprint(), Ledger::default().fingerprint());
+    // Read or made, the same text has the same fingerprint.
+    assert_eq!(read.fingerprint(), ledger.fingerprint());
 }
 
 #[test]
