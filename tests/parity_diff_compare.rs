@@ -80,31 +80,78 @@ fn same_value_different_bytes_fails_and_says_why() {
 #[test]
 fn different_values_show_paths_values_and_a_diff() {
     let corpus = files(
-        r#"[{"threw":true,"message":"b"},{"defined":true,"value":["x","--cwd","/a"]}]"#,
+        r#"[{"threw":true,"message":"b"},{"defined":true,"value":["x","--cwd","/a"]},{"defined":true,"value":["--cwd","/b"]}]"#,
         &golden_of(&[
             r#"{"threw":true,"message":"a"}"#,
             r#"{"defined":true,"value":["x","--cwd","/a"]}"#,
+            r#"{"defined":true,"value":["x","--cwd","/b"]}"#,
         ]),
-        r#"[{"op":"cliArgs","name":"a required option missing"},{"op":"cliArgs"}]"#,
+        "[{\"op\":\"cliArgs\",\"name\":\"a required option missing\"},\n{\"op\":\"cliArgs\"},\n{\"op\":\"cliArgs\",\"name\":\"shifted\"}]",
     );
     let ran = compare(&corpus, &["--cases", "cases.json"]);
     assert_eq!(ran.code, 1, "{ran:?}");
     assert_eq!(
         ran.stdout,
         concat!(
-            "FAIL #0 cliArgs \"a required option missing\": different at /message\n",
-            "    at /message\n",
-            "      golden: \"a\"\n",
-            "      actual: \"b\"\n",
-            "    --- golden\n",
-            "    +++ actual\n",
-            "    @@ -1,4 +1,4 @@\n",
-            "     {\n",
-            "       \"threw\": true,\n",
-            "    -  \"message\": \"a\"\n",
-            "    +  \"message\": \"b\"\n",
-            "     }\n",
-            "1 passed, 1 failed\n"
+            "FAIL [1 case] cliArgs: different at /message (golden string, port string)\n",
+            "  FAIL cases.json:1 #0 cliArgs \"a required option missing\": the port threw \"b\" where the golden threw \"a\"\n",
+            "      input: {\"op\":\"cliArgs\",\"name\":\"a required option missing\"}\n",
+            "      at /message\n",
+            "        golden: \"a\"\n",
+            "        actual: \"b\"\n",
+            "FAIL [1 case] cliArgs: different at /value/* (golden string, port string)\n",
+            "  FAIL cases.json:3 #2 cliArgs \"shifted\": different at /value/0 and 2 more paths\n",
+            "      input: {\"op\":\"cliArgs\",\"name\":\"shifted\"}\n",
+            "      at /value/0\n",
+            "        golden: \"x\"\n",
+            "        actual: \"--cwd\"\n",
+            "      at /value/1\n",
+            "        golden: \"--cwd\"\n",
+            "        actual: \"/b\"\n",
+            "      at /value/2\n",
+            "        golden: \"/b\"\n",
+            "        actual: (absent)\n",
+            "      --- golden\n",
+            "      +++ actual\n",
+            "      @@ -1,7 +1,6 @@\n",
+            "       {\n",
+            "         \"defined\": true,\n",
+            "         \"value\": [\n",
+            "      -    \"x\",\n",
+            "           \"--cwd\",\n",
+            "           \"/b\"\n",
+            "         ]\n",
+            "1 passed, 2 failed\n"
+        )
+    );
+}
+
+#[test]
+fn a_throw_where_the_golden_has_a_value_is_one_line() {
+    let corpus = files(
+        r#"[{"threw":true,"message":"not implemented"},{"defined":true,"value":7},1]"#,
+        &golden_of(&[
+            r#"{"defined":true,"value":["x"]}"#,
+            r#"{"threw":true,"message":"must be a string"}"#,
+            "1",
+        ]),
+        r#"[{"op":"a","name":"one"},{"op":"b","name":"two"},{"op":"a","name":"three"}]"#,
+    );
+    let ran = compare(&corpus, &["--cases", "cases.json"]);
+    assert_eq!(ran.code, 1, "{ran:?}");
+    assert_eq!(
+        ran.stdout,
+        concat!(
+            "FAIL [1 case] a: the port threw \"not implemented\" where the golden has a value\n",
+            "  FAIL cases.json:1 #0 a \"one\": the port threw \"not implemented\" where the golden has {\"defined\":true,\"value\":[\"x\"]}\n",
+            "      input: {\"op\":\"a\",\"name\":\"one\"}\n",
+            "FAIL [1 case] b: the port returned a value where the golden threw\n",
+            "  FAIL cases.json:1 #1 b \"two\": the port returned {\"defined\":true,\"value\":7} where the golden threw \"must be a string\"\n",
+            "      input: {\"op\":\"b\",\"name\":\"two\"}\n",
+            "op    passed  accepted    failed\n",
+            "a         1         0         1\n",
+            "b         0         0         1\n",
+            "1 passed, 2 failed\n"
         )
     );
 }
@@ -122,13 +169,16 @@ fn many_paths_are_counted() {
     assert_eq!(ran.code, 1);
     assert!(
         ran.stdout
-            .contains("FAIL #0: different at /0 and 24 more paths"),
+            .contains("  FAIL #0: different at /0 and 24 more paths\n"),
         "{}",
         ran.stdout
     );
-    assert!(ran.stdout.contains("    at /9\n"));
-    assert!(!ran.stdout.contains("    at /10\n"));
-    assert!(ran.stdout.contains("… and 15 more differing paths"));
+    assert!(ran.stdout.contains("      at /9\n"));
+    assert!(!ran.stdout.contains("      at /10\n"));
+    assert!(ran.stdout.contains("      … and 15 more differing paths\n"));
+    assert!(ran
+        .stdout
+        .contains("      … 25 more diff lines not shown\n"));
 }
 
 #[test]
@@ -150,13 +200,17 @@ fn missing_and_extra_cases_are_reported_not_crashed_on() {
     let ran = compare(&corpus, &["--cases", "cases.json"]);
     assert_eq!(ran.code, 1, "{ran:?}");
     assert!(
-        ran.stdout
-            .contains("FAIL #1 a: missing: the results end before this case\n    golden: 2\n"),
+        ran.stdout.contains(concat!(
+            "  FAIL cases.json:1 #1 a: missing: the results end before this case\n",
+            "      input: {\"op\":\"a\"}\n",
+            "      golden: 2\n"
+        )),
         "{}",
         ran.stdout
     );
     assert!(
-        ran.stdout.contains("FAIL #2 b \"third\": missing"),
+        ran.stdout
+            .contains("  FAIL cases.json:1 #2 b \"third\": missing"),
         "{}",
         ran.stdout
     );
@@ -165,9 +219,11 @@ fn missing_and_extra_cases_are_reported_not_crashed_on() {
     let corpus = files("[1,2]", "[]", "[]");
     let ran = compare(&corpus, &[]);
     assert_eq!(ran.code, 1);
-    assert!(ran
-        .stdout
-        .contains("FAIL #0: extra: the golden ends before this case\n    actual: 1\n"));
+    assert!(ran.stdout.starts_with(concat!(
+        "FAIL [2 cases] (no op): extra: the golden ends before the case\n",
+        "  FAIL #0: extra: the golden ends before this case\n",
+        "      actual: 1\n"
+    )));
     assert_eq!(ran.last_line(), "0 passed, 2 failed");
 }
 
@@ -246,18 +302,29 @@ fn colour_only_when_asked_or_on_a_terminal() {
     assert!(!ran.stdout.contains('\x1b'), "piped output is plain");
     let ran = compare(&corpus, &["--color", "always"]);
     assert!(
-        ran.stdout.contains("    \x1b[31m  golden: 1\x1b[0m\n"),
+        ran.stdout.contains("      \x1b[31m  golden: 1\x1b[0m\n"),
         "{:?}",
         ran.stdout
     );
     assert!(
-        ran.stdout.contains("    \x1b[32m  actual: 2\x1b[0m\n"),
+        ran.stdout.contains("      \x1b[32m  actual: 2\x1b[0m\n"),
         "{:?}",
         ran.stdout
     );
     assert!(ran
         .stdout
-        .contains("    \x1b[31m-1\x1b[0m\n    \x1b[32m+2\x1b[0m\n"));
+        .starts_with("\x1b[1m\x1b[31mFAIL\x1b[0m [1 case] "));
+    // A diff, when there is one, is coloured too.
+    write(corpus.join("results.json"), "[[2]]");
+    write(corpus.join("golden.json"), "[[1,3]]");
+    let ran = compare(&corpus, &["--color", "always"]);
+    assert!(
+        ran.stdout.contains(
+            "      \x1b[31m-  1,\x1b[0m\n      \x1b[31m-  3\x1b[0m\n      \x1b[32m+  2\x1b[0m\n"
+        ),
+        "{:?}",
+        ran.stdout
+    );
     // The closing line stays plain for whatever reads it.
     assert!(ran.stdout.ends_with("\n0 passed, 1 failed\n"));
     let ran = run_with(
@@ -293,14 +360,17 @@ fn json_report() {
         ran.stdout
     );
     let report: serde_json::Value =
-        serde_json::from_str(&ran.stdout.replace(r"\ud800", "?")).expect("one JSON object");
+        serde_json::from_str(&ran.stdout.replace(r"\\ud800", "?").replace(r"\ud800", "?"))
+            .expect("one JSON object");
     let cases = report["files"][0]["cases"].as_array().unwrap();
     assert_eq!(cases.len(), 4);
     assert_eq!(cases[0]["verdict"], "identical");
     assert_eq!(cases[0]["passed"], true);
     assert_eq!(cases[0]["op"], "o");
     assert_eq!(cases[0]["label"], "#0 o \"n\"");
-    assert_eq!(cases[1]["verdict"], "same value, different bytes");
+    assert_eq!(cases[1]["verdict"], "same-value");
+    assert_eq!(cases[1]["state"], "failed");
+    assert_eq!(cases[1]["summary"], "same value, different bytes");
     assert_eq!(cases[1]["reasons"][0]["kind"], "key order");
     assert_eq!(cases[1]["reasons"][0]["pointer"], "");
     assert_eq!(cases[2]["verdict"], "different");
@@ -310,10 +380,34 @@ fn json_report() {
     assert_eq!(cases[2]["paths"][1]["pointer"], "/w");
     assert!(cases[2]["paths"][1].get("actual").is_none());
     assert_eq!(cases[2]["totalPaths"], 2);
+    assert_eq!(cases[2]["golden"], r#"{"v":[1,2],"w":"?"}"#);
+    assert_eq!(cases[2]["actual"], r#"{"v":[1,3]}"#);
+    assert_eq!(cases[2]["input"], serde_json::Value::Null);
+    assert_eq!(
+        cases[2]["id"],
+        serde_json::json!({"file": "cases.json", "hash": "2"})
+    );
+    assert_eq!(cases[2]["fingerprint"].as_str().unwrap().len(), 16);
     assert_eq!(cases[3]["verdict"], "extra");
     assert_eq!(
+        cases[0]["id"],
+        serde_json::json!({"file": "cases.json", "name": "n"})
+    );
+    assert_eq!(cases[0]["line"], 1);
+    assert_eq!(report["version"], 1);
+    assert_eq!(report["command"], "compare");
+    assert_eq!(report["files"][0]["path"], "cases.json");
+    assert_eq!(
+        report["byOp"],
+        serde_json::json!({"(no op)": {"passed": 0, "failed": 3, "accepted": 0},
+                           "o": {"passed": 1, "failed": 0, "accepted": 0}})
+    );
+    assert_eq!(report["groups"].as_array().unwrap().len(), 3);
+    assert_eq!(
         report["summary"],
-        serde_json::json!({"passed": 1, "failed": 3, "skipped": 0, "errors": 0, "exitCode": 1})
+        serde_json::json!({"passed": 1, "failed": 3, "accepted": 0, "triaged": 0, "new": 0,
+                           "changed": 0, "stale": 0, "orphaned": 0, "skipped": 0, "errors": 0,
+                           "exitCode": 1})
     );
 }
 
@@ -332,16 +426,25 @@ fn junit_report() {
         xml.contains(r#"<testsuites name="parity-diff" tests="2" failures="1" errors="0">"#),
         "{xml}"
     );
+    // Named by identity: the case file and the name, or a hash of the
+    // case's bytes; never by position.
+    let hash = worker_spawn_oracle::diff::identity::short_hash(br#"{"op":"o"}"#);
     assert!(
-        xml.contains(r##"<testcase name="#0 o" classname="parity-diff"/>"##),
+        xml.contains(&format!(
+            r#"<testcase name="cases.json #{hash}" classname="cases.json" file="cases.json" line="1"/>"#
+        )),
         "{xml}"
     );
     assert!(
-        xml.contains(r##"<testcase name="#1 o &quot;a &amp; b&quot;" classname="parity-diff">"##),
+        xml.contains(r#"<testcase name="cases.json &quot;a &amp; b&quot;" classname="cases.json" file="cases.json" line="1">"#),
         "{xml}"
     );
     assert!(
-        xml.contains(r#"<failure type="different" message="different at (root)">at (root)"#),
+        xml.contains(r#"<failure type="different" message="different at (root)">input: "#),
+        "{xml}"
+    );
+    assert!(
+        xml.contains(r#"<property name="op.o.failed" value="1"/>"#),
         "{xml}"
     );
     assert!(xml.contains("golden: &quot;&lt;a&gt;&quot;"), "{xml}");
@@ -387,9 +490,9 @@ fn deeply_nested_elements_do_not_overflow() {
     }
     let ran = compare(&corpus, &[]);
     assert!(
-        ran.stdout.starts_with("FAIL #0: different at /0/0/0/"),
+        ran.stdout.contains("\n  FAIL #0: different at /0/0/0/"),
         "{}",
-        &ran.stdout[..200]
+        &ran.stdout[..400]
     );
     assert!(
         ran.stdout.contains('…'),

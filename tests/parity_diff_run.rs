@@ -37,7 +37,20 @@ fn a_clean_corpus_passes() {
     assert_eq!(ran.code, 0, "{ran:?}");
     assert_eq!(
         ran.stdout,
-        "ok a.json (2 cases)\nok sub/b.json (1 case)\n3 passed, 0 failed\n"
+        concat!(
+            "ok a.json (2 cases)\n",
+            "ok sub/b.json (1 case)\n",
+            "op    passed  accepted    failed\n",
+            "x         2         0         0\n",
+            "y         1         0         0\n",
+            "3 passed, 0 failed\n"
+        )
+    );
+    // One op: no table.
+    let ran = corpus.run(&["run", "--oracle", "cat", "--op", "x"]);
+    assert_eq!(
+        (ran.code, ran.stdout.as_str()),
+        (0, "ok a.json (2 cases)\n2 passed, 0 failed\n")
     );
 }
 
@@ -56,7 +69,10 @@ fn failures_in_one_file_do_not_stop_the_run() {
     assert!(
         ran.stdout.starts_with(concat!(
             "FAIL a.json (1 of 2 cases failed)\n",
-            "  FAIL #1 x \"second\": different at /v\n",
+            "ok sub/b.json (1 case)\n",
+            "FAIL [1 case] x: different at /v (golden number, port number)\n",
+            "  FAIL a.json:1 #1 x \"second\": different at /v\n",
+            "      input: {\"op\":\"x\",\"name\":\"second\",\"v\":2}\n",
             "      at /v\n",
             "        golden: 20\n",
             "        actual: 2\n",
@@ -64,7 +80,6 @@ fn failures_in_one_file_do_not_stop_the_run() {
         "{}",
         ran.stdout
     );
-    assert!(ran.stdout.contains("\nok sub/b.json (1 case)\n"));
     assert_eq!(ran.last_line(), "2 passed, 1 failed");
 }
 
@@ -105,11 +120,8 @@ fn our_own_oracle_runs_in_process_by_default() {
             r#"{"threw":true,"message":"unknown op nope"}"#,
         ]),
     );
-    let ran = corpus.run(&["run"]);
-    assert_eq!(
-        (ran.code, ran.stdout.as_str()),
-        (0, "ok a.json (2 cases)\n2 passed, 0 failed\n")
-    );
+    let ran = corpus.run(&["run", "--quiet"]);
+    assert_eq!((ran.code, ran.stdout.as_str()), (0, "2 passed, 0 failed\n"));
     // A case file our oracle refuses is an input error for that file.
     corpus.case("bad.json", "{}").golden("bad.json", "[]\n");
     let ran = corpus.run(&["run"]);
@@ -363,4 +375,68 @@ fn the_repository_corpus_passes_with_our_oracle() {
         ran.code, 0,
         "run `parity-diff run` in the repository root: {line}"
     );
+}
+
+#[test]
+fn failures_are_grouped_and_capped() {
+    let corpus = Corpus::new();
+    // Ten cases of op g differ alike; five ops differ once each.
+    let mut cases: Vec<String> = (0..10)
+        .map(|n| format!(r#"{{"op":"g","name":"c{n}","v":1}}"#))
+        .collect();
+    cases.extend((0..5).map(|n| format!(r#"{{"op":"o{n}","v":"s"}}"#)));
+    let golden: Vec<String> = cases
+        .iter()
+        .map(|case| {
+            case.replace(r#""v":1"#, r#""v":2"#)
+                .replace(r#""v":"s""#, r#""v":["s"]"#)
+        })
+        .collect();
+    corpus
+        .case("a.json", &format!("[\n{}\n]", cases.join(",\n")))
+        .golden(
+            "a.json",
+            &golden_of(&golden.iter().map(String::as_str).collect::<Vec<_>>()),
+        );
+    let ran = corpus.run(&["run", "--oracle", "cat", "--max-failures", "2"]);
+    assert_eq!(ran.code, 1, "{ran:?}");
+    let out = &ran.stdout;
+    assert!(
+        out.contains("FAIL [10 cases] g: different at /v (golden number, port number)\n"),
+        "{out}"
+    );
+    assert_eq!(
+        out.matches("  FAIL a.json:").count(),
+        4,
+        "three in full, then one: {out}"
+    );
+    assert!(
+        out.contains(
+            "  and 7 more: a.json \"c3\", a.json \"c4\", a.json \"c5\", a.json \"c6\", a.json \"c7\", …\n"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("FAIL [1 case] o0: different at /v (golden array, port string)\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("… 4 more failure groups (4 cases) not shown; --max-failures 6 shows them\n"),
+        "{out}"
+    );
+    // The per-op table, then the closing line.
+    let tail: Vec<&str> = out.lines().rev().take(3).collect();
+    assert_eq!(
+        tail,
+        [
+            "0 passed, 15 failed",
+            "o4         0         0         1",
+            "o3         0         0         1"
+        ]
+    );
+    let ran = corpus.run(&["run", "--oracle", "cat", "--max-failures", "0"]);
+    assert!(!ran.stdout.contains("FAIL ["), "{}", ran.stdout);
+    assert!(ran
+        .stdout
+        .contains("… 6 more failure groups (15 cases) not shown"));
 }

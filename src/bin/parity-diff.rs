@@ -9,18 +9,21 @@ use std::time::Duration;
 
 use anyhow::{bail, Context};
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use worker_spawn_oracle::diff::accept::{accept_command, AcceptArgs};
 use worker_spawn_oracle::diff::arrays::{compare_command, CompareArgs, InputError};
 use worker_spawn_oracle::diff::bless::{bless_command, BlessArgs};
-use worker_spawn_oracle::diff::corpus::{run_command, Corpus, RunArgs, Shard};
+use worker_spawn_oracle::diff::corpus::{Corpus, Shard};
 use worker_spawn_oracle::diff::glob::Glob;
 use worker_spawn_oracle::diff::oracle::Oracle;
-use worker_spawn_oracle::diff::report::{Format, ReportOptions};
+use worker_spawn_oracle::diff::report::{Format, ReportOptions, DEFAULT_MAX_FAILURES};
+use worker_spawn_oracle::diff::run::{run_command, RunArgs};
 use worker_spawn_oracle::fuzz::command::{fuzz_command, parse_duration, FuzzArgs};
 
 /// Compares result arrays with goldens, case by case: identical, same
 /// value with different bytes (and why), or different (where, with both
-/// values and a diff). Exit status: 0 all passed, 1 any divergence,
-/// 2 usage or input error.
+/// values and a diff). With a ledger of known divergences, a case that
+/// diverges as its entry says is accepted. Exit status: 0 all passed or
+/// accepted, 1 any failure, 2 usage or input error.
 #[derive(Parser)]
 #[command(name = "parity-diff", version)]
 struct Cli {
@@ -42,6 +45,9 @@ struct ReportFlags {
     /// Colour: auto means on a terminal unless NO_COLOR is set.
     #[arg(long, global = true, value_enum, default_value_t = ColorArg::Auto)]
     color: ColorArg,
+    /// Human format: how many groups of alike failures to print.
+    #[arg(long, global = true, value_name = "N", default_value_t = DEFAULT_MAX_FAILURES)]
+    max_failures: usize,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -72,6 +78,33 @@ struct CorpusFlags {
     filter: Option<String>,
 }
 
+/// Which cases are compared (`run`, `compare`, `accept`).
+#[derive(Args)]
+struct SelectFlags {
+    /// Only the cases of this op (repeat the flag for more): only they
+    /// are sent to the oracle and compared.
+    #[arg(long = "op", value_name = "OP")]
+    ops: Vec<String>,
+}
+
+/// The divergence ledger (`run`, `compare`, `accept`).
+#[derive(Args)]
+struct LedgerFlags {
+    /// The ledger of known divergences (default: parity-ledger.txt beside
+    /// the cases directory, when it exists; `compare` uses one only when
+    /// given).
+    #[arg(long, value_name = "FILE")]
+    ledger: Option<PathBuf>,
+}
+
+/// What counts as a pass (`run`, `compare`, `accept`).
+#[derive(Args)]
+struct VerdictFlags {
+    /// Count "same value, different bytes" as a pass.
+    #[arg(long)]
+    semantic: bool,
+}
+
 /// How an oracle process is run (`run`, `bless`, `fuzz`).
 #[derive(Args)]
 struct OracleFlags {
@@ -88,12 +121,16 @@ enum Command {
         results: String,
         /// The golden.
         golden: String,
-        /// The case file, to label cases `#index op name`.
+        /// The case file: labels (`#index op name`), lines, identities
+        /// and ops.
         #[arg(long)]
         cases: Option<String>,
-        /// Count "same value, different bytes" as a pass.
-        #[arg(long)]
-        semantic: bool,
+        #[command(flatten)]
+        select: SelectFlags,
+        #[command(flatten)]
+        ledger: LedgerFlags,
+        #[command(flatten)]
+        verdict: VerdictFlags,
     },
     /// Run an oracle over a corpus and compare with its goldens.
     Run {
@@ -107,10 +144,49 @@ enum Command {
         #[arg(long, value_name = "K/N")]
         shard: Option<Shard>,
         #[command(flatten)]
+        select: SelectFlags,
+        #[command(flatten)]
+        ledger: LedgerFlags,
+        #[command(flatten)]
         run: OracleFlags,
-        /// Count "same value, different bytes" as a pass.
+        #[command(flatten)]
+        verdict: VerdictFlags,
+    },
+    /// Run the corpus and record every new or changed divergence in the
+    /// ledger, with a reason; --prune removes entries that no longer
+    /// apply.
+    Accept {
+        /// The oracle command (run with `sh -c`, cases on stdin);
+        /// without it, this crate's own oracle runs in-process.
         #[arg(long)]
-        semantic: bool,
+        oracle: Option<String>,
+        /// Why these divergences are acceptable (required unless only
+        /// pruning).
+        #[arg(long, value_name = "TEXT")]
+        reason: Option<String>,
+        /// Record them as known bugs to fix, not deliberate differences.
+        #[arg(long)]
+        triaged: bool,
+        /// Where a triaged bug is tracked.
+        #[arg(long, value_name = "URL", requires = "triaged")]
+        link: Option<String>,
+        /// Remove entries of cases that pass now (stale) and, on a full
+        /// run, of cases that are gone (orphaned).
+        #[arg(long)]
+        prune: bool,
+        /// Write even when the CI environment variable is set.
+        #[arg(long)]
+        force: bool,
+        #[command(flatten)]
+        corpus: CorpusFlags,
+        #[command(flatten)]
+        select: SelectFlags,
+        #[command(flatten)]
+        ledger: LedgerFlags,
+        #[command(flatten)]
+        run: OracleFlags,
+        #[command(flatten)]
+        verdict: VerdictFlags,
     },
     /// Write goldens from a reference oracle.
     Bless {
@@ -211,12 +287,13 @@ impl ReportFlags {
         }
     }
 
-    fn options(&self, semantic: bool) -> ReportOptions {
+    fn options(&self, verdict: &VerdictFlags) -> ReportOptions {
         ReportOptions {
             format: self.format(),
             quiet: self.quiet,
             color: self.color(),
-            semantic,
+            semantic: verdict.semantic,
+            max_failures: self.max_failures,
         }
     }
 
@@ -237,13 +314,17 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
             results,
             golden,
             cases,
-            semantic,
+            select,
+            ledger,
+            verdict,
         } => {
             let args = CompareArgs {
                 results,
                 golden,
                 cases,
-                report: report.options(semantic),
+                ops: select.ops,
+                ledger: ledger.ledger,
+                report: report.options(&verdict),
             };
             Ok(compare_command(&args, stdout)?.exit_code())
         }
@@ -251,16 +332,52 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
             oracle,
             corpus,
             shard,
+            select,
+            ledger,
             run,
-            semantic,
+            verdict,
         } => {
             let args = RunArgs {
                 oracle: oracle.map_or(Oracle::InProcess, Oracle::Command),
                 corpus: corpus.corpus(shard)?,
+                ops: select.ops,
+                ledger: ledger.ledger,
                 timeout: run.timeout()?,
-                report: report.options(semantic),
+                report: report.options(&verdict),
             };
             Ok(run_command(&args, stdout)?.exit_code())
+        }
+        Command::Accept {
+            oracle,
+            reason,
+            triaged,
+            link,
+            prune,
+            force,
+            corpus,
+            select,
+            ledger,
+            run,
+            verdict,
+        } => {
+            report.no_junit("accept")?;
+            let args = AcceptArgs {
+                run: RunArgs {
+                    oracle: oracle.map_or(Oracle::InProcess, Oracle::Command),
+                    corpus: corpus.corpus(None)?,
+                    ops: select.ops,
+                    ledger: ledger.ledger,
+                    timeout: run.timeout()?,
+                    report: report.options(&verdict),
+                },
+                reason,
+                triaged,
+                link,
+                prune,
+                force,
+            };
+            let in_ci = std::env::var_os("CI").is_some();
+            Ok(accept_command(&args, in_ci, stdout)?)
         }
         Command::Bless {
             reference,

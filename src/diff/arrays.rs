@@ -3,13 +3,12 @@
 
 use std::fs;
 use std::io::{self, Read, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use super::compare::{compare_elements, Comparison, Verdict};
+use super::cases::CaseFile;
 use super::golden::split_elements;
-use super::report::{ReportOptions, Reporter, Totals};
-use super::view::CaseOutcome;
-use crate::js::{self, TextMode, Value};
+use super::report::{FileInfo, ReportOptions, RunInfo, Sink, Totals};
+use super::run::{compare_file, LedgerUse};
 
 /// A usage or input error: the command cannot do its job (exit status 2).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -81,52 +80,6 @@ pub fn elements<'b>(what: &str, name: &str, bytes: &'b [u8]) -> Result<Vec<&'b [
         .map_err(|error| InputError::new(format!("{what} {name} is not a JSON array: {error}")))
 }
 
-/// The cases of a case file, for labels: an array of anything.
-pub fn cases(name: &str, bytes: &[u8]) -> Result<Vec<Value>, InputError> {
-    match js::parse(bytes, TextMode::LossyUtf8).map(Value::into_array) {
-        Ok(Some(cases)) => Ok(cases),
-        Ok(None) => Err(InputError::new(format!(
-            "case file {name} is not a JSON array"
-        ))),
-        Err(error) => Err(InputError::new(format!(
-            "case file {name} is not a JSON array: {error}"
-        ))),
-    }
-}
-
-/// Compares two arrays element by element and reports every case; a
-/// length mismatch gives missing or extra cases at the end.
-pub fn compare_arrays<W: Write>(
-    reporter: &mut Reporter<W>,
-    golden: &[&[u8]],
-    actual: &[&[u8]],
-    cases: &[Value],
-) -> io::Result<()> {
-    for index in 0..golden.len().max(actual.len()) {
-        let (g, a) = (golden.get(index).copied(), actual.get(index).copied());
-        let comparison = match (g, a) {
-            (Some(g), Some(a)) => compare_elements(g, a),
-            (g, _) => Comparison {
-                verdict: if g.is_some() {
-                    Verdict::Missing
-                } else {
-                    Verdict::Extra
-                },
-                golden: None,
-                actual: None,
-            },
-        };
-        reporter.case(CaseOutcome {
-            index,
-            case: cases.get(index),
-            golden: g,
-            actual: a,
-            comparison,
-        })?;
-    }
-    Ok(())
-}
-
 /// The `compare` command's inputs.
 #[derive(Debug, Clone)]
 pub struct CompareArgs {
@@ -134,13 +87,27 @@ pub struct CompareArgs {
     pub results: String,
     /// The golden file, or `-`.
     pub golden: String,
-    /// The case file, for labels.
+    /// The case file: labels, lines, identities and ops.
     pub cases: Option<String>,
+    /// `--op`: only these ops' cases (needs the case file).
+    pub ops: Vec<String>,
+    /// `--ledger`: the ledger (needs the case file; cases are known by the
+    /// case file's base name).
+    pub ledger: Option<PathBuf>,
     /// How to report.
     pub report: ReportOptions,
 }
 
-/// Runs `compare`: reads both arrays (and the cases), reports every case.
+/// The name a lone case file goes by in identities: its base name.
+fn base_name(path: &str) -> String {
+    Path::new(path).file_name().map_or_else(
+        || path.to_owned(),
+        |name| name.to_string_lossy().into_owned(),
+    )
+}
+
+/// Runs `compare`: reads both arrays (and the cases), reports every case
+/// (or every selected one).
 pub fn compare_command(args: &CompareArgs, out: impl Write) -> Result<Totals, InputError> {
     let stdin_uses = [Some(&args.results), Some(&args.golden), args.cases.as_ref()]
         .iter()
@@ -149,17 +116,96 @@ pub fn compare_command(args: &CompareArgs, out: impl Write) -> Result<Totals, In
     if stdin_uses > 1 {
         return Err(InputError::new("only one input can be standard input (-)"));
     }
+    if args.cases.is_none() && !args.ops.is_empty() {
+        return Err(InputError::new(
+            "--op needs --cases: the ops are in the case file",
+        ));
+    }
+    if args.cases.is_none() && args.ledger.is_some() {
+        return Err(InputError::new(
+            "--ledger needs --cases: the ledger knows cases by their names",
+        ));
+    }
     let results = read_input("results", &args.results)?;
     let golden = read_input("golden", &args.golden)?;
     let cases = match &args.cases {
-        Some(path) => self::cases(path, &read_input("case file", path)?)?,
-        None => Vec::new(),
+        Some(path) => {
+            let cases = CaseFile::read(&base_name(path), read_input("case file", path)?);
+            if !cases.is_array {
+                return Err(InputError::new(format!(
+                    "case file {path} is not a JSON array"
+                )));
+            }
+            Some(cases)
+        }
+        None => None,
     };
     let actual = elements("results", &args.results, &results)?;
     let golden = elements("golden", &args.golden, &golden)?;
-    let mut reporter = Reporter::new(out, args.report);
-    reporter.begin_file(None)?;
-    compare_arrays(&mut reporter, &golden, &actual, &cases)?;
-    reporter.end_file()?;
-    Ok(reporter.finish()?)
+    let mut ledger = match (&args.ledger, &cases) {
+        (Some(path), Some(cases)) => {
+            let mut ledger = LedgerUse::open(Some(path), Path::new("."), false)?
+                .ok_or_else(|| InputError::new("no ledger"))?;
+            if let Some(message) = cases.duplicate_identity() {
+                return Err(InputError::new(message));
+            }
+            ledger.saw_file(cases);
+            Some(ledger)
+        }
+        _ => None,
+    };
+    let positions: Vec<usize> = match &cases {
+        Some(cases) if !args.ops.is_empty() => {
+            let positions = cases.select(&args.ops);
+            for op in &args.ops {
+                if !positions
+                    .iter()
+                    .any(|&at| cases.items[at].op.as_deref() == Some(op))
+                {
+                    return Err(InputError::new(format!(
+                        "--op {op} matches no case in {}",
+                        cases.file
+                    )));
+                }
+            }
+            positions
+        }
+        _ => (0..golden.len().max(actual.len())).collect(),
+    };
+    let file = match &cases {
+        Some(cases) => cases.file.clone(),
+        None => base_name(&args.golden),
+    };
+    let run = RunInfo {
+        command: "compare",
+        shard: None,
+        ledger: ledger.as_ref().map(LedgerUse::info),
+    };
+    let mut sink = Sink::new(out, args.report, run);
+    sink.begin_file(FileInfo {
+        name: None,
+        path: args.cases.clone(),
+    })?;
+    let pairs = positions
+        .iter()
+        .map(|&at| (at, golden.get(at).copied(), actual.get(at).copied()));
+    compare_file(
+        &mut sink,
+        &file,
+        cases.as_ref(),
+        ledger.as_ref().map(|use_| &use_.ledger),
+        args.report.semantic,
+        pairs,
+    )?;
+    sink.end_file()?;
+    if let Some(ledger) = &mut ledger {
+        if args.ops.is_empty() {
+            for entry in ledger.orphans() {
+                if entry.id.file == file {
+                    sink.orphaned_entry(entry);
+                }
+            }
+        }
+    }
+    Ok(sink.finish()?)
 }

@@ -16,12 +16,13 @@ use std::io::Write;
 use std::time::Duration;
 
 use super::arrays::{self, InputError};
+use super::cases::CaseFile;
 use super::corpus::{Corpus, Entry};
 use super::golden::{golden_from_output, split_elements};
 use super::oracle::Oracle;
+use super::record::build::label;
 use super::redact::Secrets;
 use super::report::Format;
-use super::view::label;
 use crate::js::{Object, Value};
 use crate::js_object;
 
@@ -127,12 +128,8 @@ impl BlessTotals {
     }
 }
 
-/// Kept so that callers written before the move to [`files`](super::files)
-/// still build; new code calls `files::write_atomic`.
-pub use super::files::write_atomic;
-
 /// Labels of the cases whose bytes differ between two goldens.
-fn changed_cases(old: &[u8], new: &[u8], cases: &[Value]) -> (Vec<String>, usize) {
+fn changed_cases(old: &[u8], new: &[u8], cases: &CaseFile) -> (Vec<String>, usize) {
     let (Ok(old), Ok(new)) = (split_elements(old), split_elements(new)) else {
         return (vec!["(the old golden is not a JSON array)".into()], 1);
     };
@@ -142,8 +139,10 @@ fn changed_cases(old: &[u8], new: &[u8], cases: &[Value]) -> (Vec<String>, usize
         if old.get(index) != new.get(index) {
             count += 1;
             if labels.len() < 10 {
-                let case = cases.get(index);
-                labels.push(Secrets::harvest(case).mask(&label(index, case)));
+                labels.push(match cases.items.get(index) {
+                    Some(item) => label(index, item.op.as_deref(), &item.id),
+                    None => format!("#{index}"),
+                });
             }
         }
     }
@@ -152,6 +151,9 @@ fn changed_cases(old: &[u8], new: &[u8], cases: &[Value]) -> (Vec<String>, usize
 
 fn bless_file(entry: &Entry, args: &BlessArgs) -> Status {
     let error = |message: String, stderr: Option<String>| Status::Error { message, stderr };
+    if let Some(broken) = &entry.broken {
+        return error(broken.clone(), None);
+    }
     if entry.golden_path.is_dir() {
         return error(
             format!(
@@ -183,7 +185,7 @@ fn bless_file(entry: &Entry, args: &BlessArgs) -> Status {
     let status = match fs::read(&entry.golden_path) {
         Ok(old) if old == new => return Status::Unchanged { cases: cases_count },
         Ok(old) => {
-            let cases = arrays::cases(&entry.name, &case_bytes).unwrap_or_default();
+            let cases = CaseFile::read(&entry.name, case_bytes);
             let (changed, count) = changed_cases(&old, &new, &cases);
             Status::Changed {
                 changed,
@@ -205,7 +207,7 @@ fn bless_file(entry: &Entry, args: &BlessArgs) -> Status {
         }
     };
     if !args.check {
-        if let Err(failure) = write_atomic(&entry.golden_path, &new) {
+        if let Err(failure) = super::files::write_atomic(&entry.golden_path, &new) {
             return error(
                 format!("cannot write {}: {failure}", entry.golden_path.display()),
                 None,
@@ -391,7 +393,7 @@ mod tests {
 
     #[test]
     fn changed_case_labels() {
-        let cases = vec![Value::Null, crate::js_object! {"op" => "x", "name" => "n"}];
+        let cases = CaseFile::read("f.json", br#"[null,{"op":"x","name":"n"}]"#.to_vec());
         let (labels, count) = changed_cases(b"[1,2,3]", b"[1,5]", &cases);
         assert_eq!(labels, ["#1 x \"n\"", "#2"]);
         assert_eq!(count, 2);

@@ -1,24 +1,23 @@
 //! A corpus: case files under one directory, goldens under another at the
-//! same relative paths; and `parity-diff run`, which feeds every case file
-//! to an oracle and compares what it prints with the golden.
+//! same relative paths.
 //!
 //! Files are `*.json` at any depth, sorted by relative path (byte order,
 //! `/` between components). `--filter` keeps the paths that match a
 //! [`Glob`]; `--shard K/N` then keeps the files whose position in that
 //! list, counted from 0, is K−1 modulo N. Goldens without a case file
 //! (orphans) are filtered and sharded the same way, in a list of their own.
+//!
+//! An entry that cannot be listed (a dangling symbolic link, a link that
+//! loops) is listed anyway, with what is wrong with it: it is that file's
+//! input error, and the rest of the corpus still runs.
 
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
-use std::time::Duration;
 
 use walkdir::WalkDir;
 
-use super::arrays::{self, compare_arrays, InputError};
+use super::arrays::InputError;
 use super::glob::Glob;
-use super::oracle::Oracle;
-use super::redact::Secrets;
-use super::report::{Problem, ReportOptions, Reporter, Totals};
 
 /// `--shard K/N`: the K-th of N shards, K counted from 1.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,18 +74,62 @@ pub struct Entry {
     pub case_path: PathBuf,
     /// Its golden.
     pub golden_path: PathBuf,
+    /// Why the entry could not be listed (a dangling or looping link).
+    pub broken: Option<String>,
 }
 
-/// The relative paths of the `*.json` files under `dir`, sorted.
-fn json_files(what: &str, dir: &Path) -> Result<Vec<(String, PathBuf)>, InputError> {
+/// A listed file: its name, its relative path, and what is wrong with it.
+type Listed = (String, PathBuf, Option<String>);
+
+fn relative_name(relative: &Path) -> String {
+    relative
+        .components()
+        .map(|part| part.as_os_str().to_string_lossy())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// The relative paths of the `*.json` files under `dir`, sorted. An entry
+/// that cannot be followed is listed with the reason; only a directory
+/// that cannot be read at all fails the listing.
+fn json_files(what: &str, dir: &Path) -> Result<Vec<Listed>, InputError> {
     let mut found = Vec::new();
     for entry in WalkDir::new(dir).follow_links(true) {
-        let entry = entry.map_err(|error| {
-            InputError::new(format!(
-                "cannot list the {what} directory {}: {error}",
-                dir.display()
-            ))
-        })?;
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(error) => {
+                let broken = error.path().filter(|path| *path != dir).and_then(|path| {
+                    path.symlink_metadata().ok()?;
+                    Some(path.to_path_buf())
+                });
+                let Some(path) = broken else {
+                    return Err(InputError::new(format!(
+                        "cannot list the {what} directory {}: {error}",
+                        dir.display()
+                    )));
+                };
+                let looping = error.loop_ancestor().is_some();
+                if !looping && path.extension().is_none_or(|ext| ext != "json") {
+                    continue;
+                }
+                let why = if looping {
+                    "a symbolic link that loops back to a directory above it".to_owned()
+                } else if path.metadata().is_err() {
+                    match std::fs::metadata(&path) {
+                        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
+                            "a symbolic link that loops".to_owned()
+                        }
+                        _ => "a symbolic link to nothing".to_owned(),
+                    }
+                } else {
+                    error.to_string()
+                };
+                let relative = path.strip_prefix(dir).unwrap_or(&path).to_path_buf();
+                let message = format!("{} is {why}", path.display());
+                found.push((relative_name(&relative), relative, Some(message)));
+                continue;
+            }
+        };
         let is_json = entry.path().extension().is_some_and(|ext| ext == "json");
         if !entry.file_type().is_file() || !is_json {
             continue;
@@ -96,18 +139,14 @@ fn json_files(what: &str, dir: &Path) -> Result<Vec<(String, PathBuf)>, InputErr
             .strip_prefix(dir)
             .unwrap_or(entry.path())
             .to_path_buf();
-        let name = relative
-            .components()
-            .map(|part| part.as_os_str().to_string_lossy())
-            .collect::<Vec<_>>()
-            .join("/");
-        found.push((name, relative));
+        found.push((relative_name(&relative), relative, None));
     }
     found.sort();
     Ok(found)
 }
 
-fn require_dir(what: &str, dir: &Path) -> Result<(), InputError> {
+/// An input error unless `dir` is a directory.
+pub fn require_dir(what: &str, dir: &Path) -> Result<(), InputError> {
     if !dir.exists() {
         Err(InputError::new(format!(
             "the {what} directory {} does not exist",
@@ -124,18 +163,24 @@ fn require_dir(what: &str, dir: &Path) -> Result<(), InputError> {
 }
 
 impl Corpus {
-    fn select(&self, files: Vec<(String, PathBuf)>) -> Vec<Entry> {
+    fn select(&self, files: Vec<Listed>) -> Vec<Entry> {
         files
             .into_iter()
-            .filter(|(name, _)| self.filter.as_ref().is_none_or(|glob| glob.matches(name)))
+            .filter(|(name, ..)| self.filter.as_ref().is_none_or(|glob| glob.matches(name)))
             .enumerate()
             .filter(|(position, _)| self.shard.is_none_or(|shard| shard.takes(*position)))
-            .map(|(_, (name, relative))| Entry {
+            .map(|(_, (name, relative, broken))| Entry {
                 name,
                 case_path: self.cases.join(&relative),
                 golden_path: self.golden.join(&relative),
+                broken,
             })
             .collect()
+    }
+
+    /// Whether this is the whole corpus (no filter, no shard).
+    pub fn is_whole(&self) -> bool {
+        self.filter.is_none() && self.shard.is_none()
     }
 
     /// The case files wanted, in order. No case file at all, or none that
@@ -151,7 +196,7 @@ impl Corpus {
             )));
         }
         if let Some(glob) = &self.filter {
-            if !all.iter().any(|(name, _)| glob.matches(name)) {
+            if !all.iter().any(|(name, ..)| glob.matches(name)) {
                 return Err(InputError::new("--filter matches no case file"));
             }
         }
@@ -168,107 +213,13 @@ impl Corpus {
         let goldens = json_files("golden", &self.golden)?;
         let orphans = goldens
             .into_iter()
-            .filter(|(_, relative)| !self.cases.join(relative).is_file())
+            .filter(|(_, relative, _)| {
+                let case = self.cases.join(relative);
+                !case.is_file() && case.symlink_metadata().is_err()
+            })
             .collect();
         Ok(self.select(orphans))
     }
-}
-
-/// The `run` command's inputs.
-#[derive(Debug, Clone)]
-pub struct RunArgs {
-    /// Who produces the results.
-    pub oracle: Oracle,
-    /// The corpus.
-    pub corpus: Corpus,
-    /// How long one oracle run may take.
-    pub timeout: Duration,
-    /// How to report.
-    pub report: ReportOptions,
-}
-
-/// Runs `run`: every wanted case file through the oracle, each result
-/// array against its golden, then the orphaned goldens. Never stops at a
-/// failing file.
-pub fn run_command(args: &RunArgs, out: impl std::io::Write) -> Result<Totals, InputError> {
-    let corpus = &args.corpus;
-    let files = corpus.case_files()?;
-    require_dir("golden", &corpus.golden)?;
-    let orphans = corpus.orphans()?;
-    let mut reporter = Reporter::new(out, args.report);
-    for entry in &files {
-        reporter.begin_file(Some(&entry.name))?;
-        if let Err(problem) = run_file(&mut reporter, entry, &args.oracle, args.timeout)? {
-            reporter.problem(&entry.name, problem)?;
-        }
-        reporter.end_file()?;
-    }
-    for orphan in &orphans {
-        reporter.begin_file(Some(&orphan.name))?;
-        reporter.problem(
-            &orphan.name,
-            Problem::OrphanGolden {
-                golden: orphan.golden_path.clone(),
-            },
-        )?;
-        reporter.end_file()?;
-    }
-    Ok(reporter.finish()?)
-}
-
-fn error(message: impl Into<String>, skipped: usize) -> Problem {
-    Problem::Error {
-        message: message.into(),
-        stderr: None,
-        skipped,
-    }
-}
-
-/// One file: `Ok(Err(problem))` when it could not be compared.
-fn run_file<W: std::io::Write>(
-    reporter: &mut Reporter<W>,
-    entry: &Entry,
-    oracle: &Oracle,
-    timeout: Duration,
-) -> std::io::Result<Result<(), Problem>> {
-    if !entry.golden_path.exists() {
-        return Ok(Err(Problem::MissingGolden {
-            golden: entry.golden_path.clone(),
-        }));
-    }
-    let golden_bytes = match arrays::read_file("golden", &entry.golden_path) {
-        Ok(bytes) => bytes,
-        Err(failure) => return Ok(Err(error(failure.message, 0))),
-    };
-    let golden_name = entry.golden_path.display().to_string();
-    let golden = match arrays::elements("golden", &golden_name, &golden_bytes) {
-        Ok(elements) => elements,
-        Err(failure) => return Ok(Err(error(failure.message, 0))),
-    };
-    let case_bytes = match arrays::read_file("case file", &entry.case_path) {
-        Ok(bytes) => bytes,
-        Err(failure) => return Ok(Err(error(failure.message, golden.len()))),
-    };
-    let output = match oracle.run(&case_bytes, timeout) {
-        Ok(output) => output,
-        Err(failure) => {
-            // An oracle may echo its input on stderr, tokens included.
-            let secrets = Secrets::of_case_file(&case_bytes);
-            return Ok(Err(Problem::Error {
-                message: failure.message,
-                stderr: failure.stderr.map(|text| secrets.mask_quoted_text(&text)),
-                skipped: golden.len(),
-            }));
-        }
-    };
-    let actual = match arrays::elements("oracle output for", &entry.name, &output) {
-        Ok(elements) => elements,
-        Err(failure) => return Ok(Err(error(failure.message, golden.len()))),
-    };
-    // Labels only: an oracle that accepted the file may know better.
-    let cases = arrays::cases(&entry.name, &case_bytes).unwrap_or_default();
-    compare_arrays(reporter, &golden, &actual, &cases)?;
-    Ok(Ok(()))
 }
 
 #[cfg(test)]
@@ -333,5 +284,50 @@ mod tests {
         );
         corpus.filter = Some(Glob::new("nothing*").unwrap());
         assert!(corpus.case_files().is_err());
+    }
+
+    #[test]
+    fn broken_links_are_listed_with_what_is_wrong() {
+        use std::os::unix::fs::symlink;
+        let dir = tempfile::tempdir().unwrap();
+        let cases = dir.path().join("cases");
+        std::fs::create_dir_all(&cases).unwrap();
+        std::fs::write(cases.join("a.json"), "[]").unwrap();
+        symlink("nowhere.json", cases.join("gone.json")).unwrap();
+        symlink("x.json", cases.join("y.json")).unwrap();
+        symlink("y.json", cases.join("x.json")).unwrap();
+        symlink(".", cases.join("loop")).unwrap();
+        symlink("nowhere.md", cases.join("notes.md")).unwrap();
+        let corpus = Corpus {
+            cases: cases.clone(),
+            golden: dir.path().join("golden"),
+            filter: None,
+            shard: None,
+        };
+        let listed: Vec<(String, Option<String>)> = corpus
+            .case_files()
+            .unwrap()
+            .into_iter()
+            .map(|e| (e.name, e.broken))
+            .collect();
+        let shown = |name: &str, why: &str| {
+            (
+                name.to_owned(),
+                Some(format!("{} is {why}", cases.join(name).display())),
+            )
+        };
+        assert_eq!(
+            listed,
+            [
+                ("a.json".to_owned(), None),
+                shown("gone.json", "a symbolic link to nothing"),
+                shown(
+                    "loop",
+                    "a symbolic link that loops back to a directory above it"
+                ),
+                shown("x.json", "a symbolic link that loops"),
+                shown("y.json", "a symbolic link that loops"),
+            ]
+        );
     }
 }

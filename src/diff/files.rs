@@ -172,6 +172,15 @@ pub fn read_no_follow(path: &Path) -> io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// This process's umask, read without changing it (tests of the modes
+/// new files get).
+#[cfg(test)]
+pub(crate) fn umask() -> u32 {
+    let status = fs::read_to_string("/proc/self/status").unwrap();
+    let line = status.lines().find(|l| l.starts_with("Umask:")).unwrap();
+    u32::from_str_radix(line["Umask:".len()..].trim(), 8).unwrap()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -181,12 +190,7 @@ mod tests {
         fs::metadata(path).unwrap().permissions().mode() & 0o7777
     }
 
-    /// This process's umask, read without changing it.
-    fn umask() -> u32 {
-        let status = fs::read_to_string("/proc/self/status").unwrap();
-        let line = status.lines().find(|l| l.starts_with("Umask:")).unwrap();
-        u32::from_str_radix(line["Umask:".len()..].trim(), 8).unwrap()
-    }
+    use super::umask;
 
     fn names(dir: &Path) -> Vec<String> {
         let mut names: Vec<String> = fs::read_dir(dir)

@@ -1,16 +1,21 @@
-//! The report for people: failing cases only, each with its label, its
-//! verdict and where, then the details; coloured when asked; the closing
-//! line `N passed, N failed`.
-//!
-//! A lone comparison is printed as it goes. In a corpus, each file's
-//! cases are held until the file ends, so that the file's own line
-//! (`ok` or `FAIL`, with counts) comes first.
+//! The report for people. Each file's line (`ok` or `FAIL`, with its
+//! counts) as the file ends, and its problems; then the failures grouped
+//! by signature, largest group first, each printed once with its count,
+//! its first cases in full and the names of a few more; the ops whose
+//! every case failed with one thrown message, one line each; orphaned
+//! ledger entries; input errors; a per-op table when more than one op
+//! ran; and the closing line, always last: `N passed, N failed` (`, N accepted`,
+//! `, N skipped` when not zero).
 
 use std::io::{self, Write};
 
-use super::{FileTally, Problem, Render, ReportOptions, Totals};
+use super::detail;
+use super::groups::{Group, SHOWN_IN_FULL};
+use super::{Aggregates, FileInfo, Problem, Render, ReportOptions, Tally};
+use crate::diff::record::signature::op_display;
+use crate::diff::record::{CaseRecord, CaseState};
 use crate::diff::textdiff::LineKind;
-use crate::diff::view::CaseView;
+use crate::js::Value;
 
 const RESET: &str = "\x1b[0m";
 const BOLD: &str = "\x1b[1m";
@@ -20,15 +25,22 @@ const YELLOW: &str = "\x1b[33m";
 const CYAN: &str = "\x1b[36m";
 const DIM: &str = "\x1b[2m";
 
+/// How many lines of a unified diff a case shows.
+pub const DIFF_LINES: usize = 30;
+
 /// The human format.
 pub struct Human {
     options: ReportOptions,
-    /// The current file's name, in a corpus.
-    file: Option<String>,
-    /// The current file's case blocks, held until it ends.
-    held: Vec<u8>,
-    /// Whether the current file already printed a problem line.
     had_problem: bool,
+}
+
+/// `1 case`, `2 cases`.
+pub fn cases(count: usize, noun: &str) -> String {
+    if count == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{count} {noun}s")
+    }
 }
 
 impl Human {
@@ -36,8 +48,6 @@ impl Human {
     pub fn new(options: ReportOptions) -> Self {
         Human {
             options,
-            file: None,
-            held: Vec::new(),
             had_problem: false,
         }
     }
@@ -50,20 +60,30 @@ impl Human {
         }
     }
 
-    fn case_block(&self, view: &CaseView, out: &mut Vec<u8>) {
-        let indent = if self.file.is_some() { "  " } else { "" };
-        let tag = if view.passes {
-            self.paint(GREEN, "ok")
-        } else {
-            self.paint(&format!("{BOLD}{RED}"), "FAIL")
+    fn red(&self, text: &str) -> String {
+        self.paint(&format!("{BOLD}{RED}"), text)
+    }
+
+    fn case_block(&self, out: &mut dyn Write, record: &CaseRecord) -> io::Result<()> {
+        let tag = match record.state {
+            CaseState::New => "NEW",
+            CaseState::Changed => "CHANGED",
+            CaseState::Stale => "STALE",
+            CaseState::Error => "ERROR",
+            _ => "FAIL",
         };
-        let _ = writeln!(
+        let location = match record.line {
+            Some(line) => format!("{}:{line} ", record.file),
+            None => String::new(),
+        };
+        writeln!(
             out,
-            "{indent}{tag} {}: {}",
-            self.paint(BOLD, &view.label),
-            view.summary
-        );
-        for line in &view.details {
+            "  {} {location}{}: {}",
+            self.red(tag),
+            self.paint(BOLD, &record.label),
+            record.summary
+        )?;
+        for line in detail::lines(record, DIFF_LINES) {
             let style = match line.kind {
                 LineKind::Text | LineKind::Context => "",
                 LineKind::Golden | LineKind::Removed => RED,
@@ -72,59 +92,182 @@ impl Human {
                 LineKind::Hunk => CYAN,
                 LineKind::Note => DIM,
             };
-            let _ = writeln!(out, "{indent}    {}", self.paint(style, &line.text));
+            writeln!(out, "      {}", self.paint(style, &line.text))?;
         }
+        Ok(())
     }
-}
 
-/// `1 case`, `2 cases`.
-pub fn cases(count: usize, noun: &str) -> String {
-    if count == 1 {
-        format!("1 {noun}")
-    } else {
-        format!("{count} {noun}s")
+    fn group(&self, out: &mut dyn Write, group: &Group, shown: &[CaseRecord]) -> io::Result<()> {
+        writeln!(
+            out,
+            "{} [{}] {}",
+            self.red("FAIL"),
+            cases(group.count, "case"),
+            self.paint(BOLD, &group.signature.text)
+        )?;
+        for record in shown {
+            self.case_block(out, record)?;
+        }
+        let more = group.count.saturating_sub(shown.len());
+        if more > 0 {
+            let names: Vec<String> = group
+                .ids
+                .iter()
+                .skip(shown.len().min(SHOWN_IN_FULL))
+                .map(ToString::to_string)
+                .collect();
+            let etc = if more > names.len() { ", …" } else { "" };
+            writeln!(out, "  and {more} more: {}{etc}", names.join(", "))?;
+        }
+        Ok(())
+    }
+
+    fn groups(&self, out: &mut dyn Write, aggregates: &mut Aggregates) -> io::Result<()> {
+        let uniform: Vec<(String, usize, String)> = aggregates
+            .by_op
+            .iter()
+            .filter_map(|(op, tally)| {
+                let message = tally.all_threw()?;
+                Some((op.clone(), tally.tally.failed, message.to_owned()))
+            })
+            .collect();
+        let summarized = |group: &Group| {
+            let op = group.signature.op.as_deref().unwrap_or(super::NO_OP);
+            uniform.iter().any(|(name, ..)| name == op)
+        };
+        let sorted: Vec<Group> = aggregates
+            .groups
+            .sorted()
+            .into_iter()
+            .filter(|group| !summarized(group))
+            .cloned()
+            .collect();
+        let max = self.options.max_failures;
+        for group in sorted.iter().take(max) {
+            let shown = aggregates.groups.shown(&group.signature)?;
+            self.group(out, group, &shown)?;
+        }
+        if sorted.len() > max {
+            let left: usize = sorted[max..].iter().map(|group| group.count).sum();
+            let more = sorted.len() - max;
+            writeln!(
+                out,
+                "… {more} more failure {} ({}) not shown; --max-failures {} shows them",
+                if more == 1 { "group" } else { "groups" },
+                cases(left, "case"),
+                sorted.len()
+            )?;
+        }
+        if !uniform.is_empty() {
+            writeln!(
+                out,
+                "{} every case of {} failed with the port throwing one message:",
+                self.red("FAIL"),
+                cases(uniform.len(), "op")
+            )?;
+            for (op, count, message) in &uniform {
+                let op = if op == super::NO_OP {
+                    op.clone()
+                } else {
+                    op_display(Some(op))
+                };
+                writeln!(
+                    out,
+                    "  {op} ({}): {}",
+                    cases(*count, "case"),
+                    serde_json::to_string(message).unwrap_or_default()
+                )?;
+            }
+        }
+        Ok(())
+    }
+
+    fn orphaned(&self, out: &mut dyn Write, aggregates: &Aggregates) -> io::Result<()> {
+        for entry in &aggregates.orphaned {
+            writeln!(
+                out,
+                "{} {} (op {}): no such case; remove the entry with `parity-diff accept --prune`",
+                self.red("ORPHANED"),
+                entry.id,
+                op_display(entry.op.as_deref())
+            )?;
+        }
+        Ok(())
+    }
+
+    fn op_table(&self, out: &mut dyn Write, aggregates: &Aggregates) -> io::Result<()> {
+        let rows: Vec<(String, Tally)> = aggregates
+            .by_op
+            .iter()
+            .map(|(op, tally)| {
+                let shown = if op == super::NO_OP {
+                    op.clone()
+                } else {
+                    op_display(Some(op))
+                };
+                (shown, tally.tally)
+            })
+            .collect();
+        if rows.len() < 2 {
+            return Ok(());
+        }
+        let width = rows
+            .iter()
+            .map(|(op, _)| op.chars().count())
+            .max()
+            .unwrap_or(2);
+        writeln!(
+            out,
+            "{:<width$}  {:>8}  {:>8}  {:>8}",
+            "op", "passed", "accepted", "failed"
+        )?;
+        for (op, tally) in rows {
+            let pad = width.saturating_sub(op.chars().count());
+            writeln!(
+                out,
+                "{op}{}  {:>8}  {:>8}  {:>8}",
+                " ".repeat(pad),
+                tally.passed,
+                tally.accepted,
+                tally.failed
+            )?;
+        }
+        Ok(())
     }
 }
 
 impl Render for Human {
-    fn begin_file(&mut self, _out: &mut dyn Write, name: Option<&str>) -> io::Result<()> {
-        self.file = name.map(str::to_owned);
-        self.held.clear();
+    fn begin_file(&mut self, _out: &mut dyn Write, _file: &FileInfo) -> io::Result<()> {
         self.had_problem = false;
         Ok(())
     }
 
-    fn case(&mut self, out: &mut dyn Write, view: &CaseView) -> io::Result<()> {
-        if self.options.quiet {
-            return Ok(());
-        }
-        let mut block = Vec::new();
-        self.case_block(view, &mut block);
-        if self.file.is_some() {
-            self.held.extend_from_slice(&block);
-            Ok(())
-        } else {
-            out.write_all(&block)
-        }
+    fn case(&mut self, _out: &mut dyn Write, _record: &CaseRecord) -> io::Result<()> {
+        Ok(())
     }
 
-    fn problem(&mut self, out: &mut dyn Write, name: &str, problem: &Problem) -> io::Result<()> {
+    fn problem(
+        &mut self,
+        out: &mut dyn Write,
+        file: &FileInfo,
+        problem: &Problem,
+    ) -> io::Result<()> {
         self.had_problem = true;
         if self.options.quiet {
             return Ok(());
         }
-        let red = format!("{BOLD}{RED}");
+        let name = file.name.as_deref().unwrap_or("-");
         match problem {
             Problem::MissingGolden { golden } => writeln!(
                 out,
                 "{} {name}: no golden at {}",
-                self.paint(&red, "MISSING"),
+                self.red("MISSING"),
                 golden.display()
             ),
             Problem::OrphanGolden { golden } => writeln!(
                 out,
                 "{} {}: golden without a case file",
-                self.paint(&red, "ORPHAN"),
+                self.red("ORPHAN"),
                 golden.display()
             ),
             Problem::Error {
@@ -132,7 +275,7 @@ impl Render for Human {
                 stderr,
                 skipped,
             } => {
-                writeln!(out, "{} {name}: {message}", self.paint(&red, "ERROR"))?;
+                writeln!(out, "{} {name}: {message}", self.red("ERROR"))?;
                 if *skipped > 0 {
                     writeln!(out, "    {} not compared", cases(*skipped, "golden case"))?;
                 }
@@ -151,50 +294,80 @@ impl Render for Human {
         }
     }
 
-    fn end_file(&mut self, out: &mut dyn Write, tally: FileTally) -> io::Result<()> {
-        let Some(name) = self.file.take() else {
+    fn end_file(&mut self, out: &mut dyn Write, file: &FileInfo, tally: &Tally) -> io::Result<()> {
+        let Some(name) = &file.name else {
             return Ok(());
         };
-        if self.options.quiet || (self.had_problem && tally.cases == 0) {
+        if self.options.quiet || (self.had_problem && tally.cases() == 0) {
             return Ok(());
         }
+        let accepted = if tally.accepted > 0 {
+            format!(", {} accepted", tally.accepted)
+        } else {
+            String::new()
+        };
         if tally.failed == 0 {
             writeln!(
                 out,
-                "{} {name} ({})",
+                "{} {name} ({}{accepted})",
                 self.paint(GREEN, "ok"),
-                cases(tally.cases, "case")
-            )?;
+                cases(tally.cases(), "case")
+            )
         } else {
             writeln!(
                 out,
-                "{} {name} ({} of {} failed)",
-                self.paint(&format!("{BOLD}{RED}"), "FAIL"),
+                "{} {name} ({} of {} failed{accepted})",
+                self.red("FAIL"),
                 tally.failed,
-                cases(tally.cases, "case")
-            )?;
+                cases(tally.cases(), "case")
+            )
         }
-        out.write_all(&std::mem::take(&mut self.held))
     }
 
-    fn finish(&mut self, out: &mut dyn Write, totals: &Totals) -> io::Result<()> {
-        if !self.options.quiet && totals.errors > 0 {
-            let files = if totals.errors == 1 { "file" } else { "files" };
-            writeln!(
-                out,
-                "{} {} {files} could not be compared",
-                self.paint(&format!("{BOLD}{YELLOW}"), "error:"),
-                totals.errors
-            )?;
+    fn finish(
+        &mut self,
+        out: &mut dyn Write,
+        aggregates: &mut Aggregates,
+        _extra: Option<(&str, Value)>,
+    ) -> io::Result<()> {
+        let totals = aggregates.totals;
+        if !self.options.quiet {
+            self.groups(out, aggregates)?;
+            self.orphaned(out, aggregates)?;
+            if totals.errors > 0 {
+                writeln!(
+                    out,
+                    "{} {} could not be compared",
+                    self.paint(&format!("{BOLD}{YELLOW}"), "error:"),
+                    cases(totals.errors, "file")
+                )?;
+            }
+            if totals.new + totals.changed > 0 && aggregates.run.ledger.is_some() {
+                writeln!(
+                    out,
+                    "{} new and {} changed divergences: fix them, or record them with \
+                     `parity-diff accept --reason TEXT`",
+                    totals.new, totals.changed
+                )?;
+            }
+            self.op_table(out, aggregates)?;
         }
         writeln!(out, "{}", totals.summary_line())
     }
 
-    fn wants_passing(&self) -> bool {
+    fn wants_detail(&self) -> bool {
         false
     }
 
-    fn wants_failing(&self) -> bool {
+    fn shows_groups(&self) -> bool {
         !self.options.quiet
+    }
+
+    fn explains(&self) -> bool {
+        !self.options.quiet
+    }
+
+    fn lists_passing(&self) -> bool {
+        false
     }
 }

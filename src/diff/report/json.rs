@@ -1,193 +1,253 @@
-//! The report as one JSON object, for machines:
+//! The JSON report, format version 1: one object, members in this order
+//! (docs/REPORT.md describes each):
 //!
 //! ```text
-//! {"files":[{"name":"ipc.json","passed":39,"failed":1,"cases":[
-//!    {"index":3,"label":"#3 op \"name\"","op":"op","name":"name",
-//!     "verdict":"different","passed":false,"summary":"different at /x",
-//!     "paths":[{"pointer":"/x","golden":1,"actual":2}],"totalPaths":1}, ...]},
-//!   {"name":"new.json","problem":"missing golden","golden":"golden/new.json"}],
-//!  "summary":{"passed":39,"failed":2,"skipped":0,"errors":0,"exitCode":1}}
+//! {"version":1,"command":"run","shard":null,"corpus":null,
+//!  "ledger":null | {"path","fingerprint","entries":[{"file","name"|"hash"},…]},
+//!  "files":[{"name","path","passed","failed","accepted",
+//!            ["problem","golden"|"message","stderr","skipped",] "cases":[…]}],
+//!  "orphanedEntries":[{"id","op","state","reason","fingerprint"}],
+//!  "groups":[{"signature","op","kind","count","cases":[ids of the first 8]}],
+//!  "byOp":{"cliArgs":{"passed","failed","accepted"},…},
+//!  "summary":{"passed","failed","accepted","triaged","new","changed","stale",
+//!             "orphaned","skipped","errors","exitCode"}}
 //! ```
 //!
-//! Every case is listed. A *same value, different bytes* case has
-//! `reasons` (`kind`, `pointer`, and how each side writes it) and
-//! `totalReasons`. Values are embedded as JSON, secrets masked, lone
-//! surrogates kept.
+//! Every case is listed, as its record's case object
+//! ([`CaseRecord::to_json`]). A file's cases are spooled until the file
+//! ends, since its counts come first.
 
 use std::io::{self, Write};
 
-use super::{FileTally, Problem, Render, Totals};
-use crate::diff::compare::Verdict;
-use crate::diff::view::CaseView;
+use super::spool::Spool;
+use super::{Aggregates, FileInfo, Problem, Render, RunInfo, Tally};
+use crate::diff::record::{entry_json, id_json, CaseRecord, EntryRef};
 use crate::js::{write_value, Object, Value};
-use crate::js_object;
 
 /// The JSON format.
 #[derive(Default)]
 pub struct Json {
+    run: RunInfo,
     started: bool,
     any_file: bool,
-    name: Option<String>,
-    cases: Vec<u8>,
+    cases: Spool,
     any_case: bool,
-    problem: Option<Value>,
+    problem: Option<Object>,
 }
 
-fn to_value(count: usize) -> Value {
-    Value::Number(count as f64)
+fn count(value: usize) -> Value {
+    Value::Number(value as f64)
 }
 
-fn case_object(view: &CaseView) -> Value {
-    let outcome = view.outcome;
-    let text = |field: &str| {
-        outcome
-            .case
-            .map(|case| case.get(field))
-            .and_then(Value::as_js_string)
-            .map(|text| Value::String(view.secrets.mask(&text.to_utf8_lossy()).into()))
-    };
-    let mut object = Object::new()
-        .with("index", to_value(outcome.index))
-        .with("label", view.label.as_str())
-        .with("op", text("op"))
-        .with("name", text("name"))
-        .with("verdict", outcome.comparison.verdict.name())
-        .with("passed", view.passes)
-        .with("summary", view.summary.as_str());
-    match &outcome.comparison.verdict {
-        Verdict::Different(divergence) => {
-            let paths: Vec<Value> = divergence
-                .paths
-                .iter()
-                .map(|path| {
-                    let side = |value: &Option<Value>| {
-                        value.as_ref().map(|value| view.secrets.mask_value(value))
-                    };
-                    js_object! {
-                        "pointer" => path.pointer.clone(),
-                        "golden" => side(&path.golden),
-                        "actual" => side(&path.actual),
-                    }
-                })
-                .collect();
-            object = object
-                .with("paths", paths)
-                .with("totalPaths", to_value(divergence.total))
-                .with("note", divergence.note.as_deref());
-        }
-        Verdict::SameValue(explanation) => {
-            let reasons: Vec<Value> = explanation
-                .reasons
-                .iter()
-                .map(|reason| {
-                    js_object! {
-                        "kind" => reason.kind.name(),
-                        "pointer" => reason.pointer.clone(),
-                        "golden" => view.secrets.mask(&reason.golden),
-                        "actual" => view.secrets.mask(&reason.actual),
-                    }
-                })
-                .collect();
-            object = object
-                .with("reasons", reasons)
-                .with("totalReasons", to_value(explanation.total));
-        }
-        _ => {}
-    }
-    Value::Object(object)
+fn text(value: Option<&str>) -> Value {
+    value.map_or(Value::Null, Value::from)
 }
 
 impl Json {
-    fn start(&mut self, out: &mut dyn Write) -> io::Result<()> {
-        if !self.started {
-            self.started = true;
-            out.write_all(b"{\"files\":[")?;
+    /// A JSON report of this run.
+    pub fn new(run: RunInfo) -> Self {
+        Json {
+            run,
+            ..Json::default()
         }
-        Ok(())
+    }
+
+    fn start(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        if self.started {
+            return Ok(());
+        }
+        self.started = true;
+        let run = &self.run;
+        let shard = match run.shard {
+            Some(shard) => Value::Object(
+                Object::new()
+                    .with("index", count(shard.index))
+                    .with("count", count(shard.count)),
+            ),
+            None => Value::Null,
+        };
+        let ledger = match &run.ledger {
+            Some(ledger) => Value::Object(
+                Object::new()
+                    .with("path", ledger.path.as_str())
+                    .with("fingerprint", ledger.fingerprint.as_str())
+                    .with(
+                        "entries",
+                        ledger.entries.iter().map(id_json).collect::<Vec<_>>(),
+                    ),
+            ),
+            None => Value::Null,
+        };
+        let head = Object::new()
+            .with("version", count(1))
+            .with("command", run.command)
+            .with("shard", shard)
+            .with("corpus", Value::Null)
+            .with("ledger", ledger);
+        let mut bytes = Vec::new();
+        write_value(&Value::Object(head), &mut bytes);
+        // Reopen the object to stream the files array.
+        bytes.pop();
+        bytes.extend_from_slice(b",\"files\":[");
+        out.write_all(&bytes)
     }
 }
 
 impl Render for Json {
-    fn begin_file(&mut self, out: &mut dyn Write, name: Option<&str>) -> io::Result<()> {
+    fn prints_fingerprints(&self) -> bool {
+        true
+    }
+
+    fn begin_file(&mut self, out: &mut dyn Write, _file: &FileInfo) -> io::Result<()> {
         self.start(out)?;
-        self.name = name.map(str::to_owned);
-        self.cases.clear();
         self.any_case = false;
         self.problem = None;
         Ok(())
     }
 
-    fn case(&mut self, _out: &mut dyn Write, view: &CaseView) -> io::Result<()> {
-        self.cases
-            .extend_from_slice(if self.any_case { b"," } else { b"" });
+    fn case(&mut self, _out: &mut dyn Write, record: &CaseRecord) -> io::Result<()> {
+        let mut bytes = Vec::new();
+        if self.any_case {
+            bytes.push(b',');
+        }
         self.any_case = true;
-        write_value(&case_object(view), &mut self.cases);
+        record.write_json(&mut bytes);
+        self.cases.append(&bytes)?;
         Ok(())
     }
 
-    fn problem(&mut self, _out: &mut dyn Write, _name: &str, problem: &Problem) -> io::Result<()> {
+    fn problem(
+        &mut self,
+        _out: &mut dyn Write,
+        _file: &FileInfo,
+        problem: &Problem,
+    ) -> io::Result<()> {
         self.problem = Some(match problem {
-            Problem::MissingGolden { golden } => js_object! {
-                "problem" => "missing golden",
-                "golden" => golden.display().to_string(),
-            },
-            Problem::OrphanGolden { golden } => js_object! {
-                "problem" => "orphaned golden",
-                "golden" => golden.display().to_string(),
-            },
+            Problem::MissingGolden { golden } => Object::new()
+                .with("problem", "missing golden")
+                .with("golden", golden.display().to_string()),
+            Problem::OrphanGolden { golden } => Object::new()
+                .with("problem", "orphaned golden")
+                .with("golden", golden.display().to_string()),
             Problem::Error {
                 message,
                 stderr,
                 skipped,
-            } => js_object! {
-                "problem" => "error",
-                "message" => message.as_str(),
-                "stderr" => stderr.as_deref(),
-                "skipped" => to_value(*skipped),
-            },
+            } => Object::new()
+                .with("problem", "error")
+                .with("message", message.as_str())
+                .with("stderr", text(stderr.as_deref()))
+                .with("skipped", count(*skipped)),
         });
         Ok(())
     }
 
-    fn end_file(&mut self, out: &mut dyn Write, tally: FileTally) -> io::Result<()> {
+    fn end_file(&mut self, out: &mut dyn Write, file: &FileInfo, tally: &Tally) -> io::Result<()> {
         let mut head = Object::new()
-            .with("name", self.name.take())
-            .with("passed", to_value(tally.passed))
-            .with("failed", to_value(tally.failed));
-        if let Some(problem) = self.problem.take().and_then(Value::into_object) {
+            .with("name", text(file.name.as_deref()))
+            .with("path", text(file.path.as_deref()))
+            .with("passed", count(tally.passed))
+            .with("failed", count(tally.failed))
+            .with("accepted", count(tally.accepted));
+        if let Some(problem) = self.problem.take() {
             for (key, value) in problem.into_entries() {
                 head.insert(key, value);
             }
         }
         let mut bytes = Vec::new();
-        bytes.extend_from_slice(if self.any_file { b"," } else { b"" });
+        if self.any_file {
+            bytes.push(b',');
+        }
         self.any_file = true;
         write_value(&Value::Object(head), &mut bytes);
-        // Reopen the object to append the cases array, already printed.
         bytes.pop();
         bytes.extend_from_slice(b",\"cases\":[");
         out.write_all(&bytes)?;
-        out.write_all(&self.cases)?;
-        self.cases.clear();
+        self.cases.drain_to(out)?;
         out.write_all(b"]}")
     }
 
-    fn finish(&mut self, out: &mut dyn Write, totals: &Totals) -> io::Result<()> {
+    fn finish(
+        &mut self,
+        out: &mut dyn Write,
+        aggregates: &mut Aggregates,
+        extra: Option<(&str, Value)>,
+    ) -> io::Result<()> {
         self.start(out)?;
-        let summary = js_object! {
-            "passed" => to_value(totals.passed),
-            "failed" => to_value(totals.failed),
-            "skipped" => to_value(totals.skipped),
-            "errors" => to_value(totals.errors),
-            "exitCode" => f64::from(totals.exit_code()),
-        };
-        let mut bytes = b"],\"summary\":".to_vec();
-        write_value(&summary, &mut bytes);
-        bytes.extend_from_slice(b"}\n");
+        let orphaned: Vec<Value> = aggregates
+            .orphaned
+            .iter()
+            .map(|entry| {
+                let state = entry_json(&EntryRef {
+                    state: entry.state.clone(),
+                    reason: entry.reason.clone(),
+                });
+                Value::Object(
+                    Object::new()
+                        .with("id", id_json(&entry.id))
+                        .with("op", text(entry.op.as_deref()))
+                        .with("entry", state)
+                        .with("fingerprint", entry.fingerprint.as_str()),
+                )
+            })
+            .collect();
+        let groups: Vec<Value> = aggregates
+            .groups
+            .sorted()
+            .into_iter()
+            .map(|group| {
+                Value::Object(
+                    Object::new()
+                        .with("signature", group.signature.text.as_str())
+                        .with("op", text(group.signature.op.as_deref()))
+                        .with("kind", group.signature.kind.as_str())
+                        .with("count", count(group.count))
+                        .with("cases", group.ids.iter().map(id_json).collect::<Vec<_>>()),
+                )
+            })
+            .collect();
+        let by_op: Object = aggregates
+            .by_op
+            .iter()
+            .map(|(op, tally)| {
+                let tally = tally.tally;
+                (
+                    op.as_str(),
+                    Value::Object(
+                        Object::new()
+                            .with("passed", count(tally.passed))
+                            .with("failed", count(tally.failed))
+                            .with("accepted", count(tally.accepted)),
+                    ),
+                )
+            })
+            .collect();
+        let totals = &aggregates.totals;
+        let summary = Object::new()
+            .with("passed", count(totals.passed))
+            .with("failed", count(totals.failed))
+            .with("accepted", count(totals.accepted))
+            .with("triaged", count(totals.triaged))
+            .with("new", count(totals.new))
+            .with("changed", count(totals.changed))
+            .with("stale", count(totals.stale))
+            .with("orphaned", count(totals.orphaned))
+            .with("skipped", count(totals.skipped))
+            .with("errors", count(totals.errors))
+            .with("exitCode", f64::from(totals.exit_code()));
+        let mut tail = Object::new()
+            .with("orphanedEntries", orphaned)
+            .with("groups", groups)
+            .with("byOp", by_op);
+        if let Some((key, value)) = extra {
+            tail.insert(key, value);
+        }
+        tail.insert("summary", Value::Object(summary));
+        let mut bytes = vec![b']', b','];
+        write_value(&Value::Object(tail), &mut bytes);
+        // The tail's own braces: drop its opening one, keep the closing.
+        bytes.remove(2);
+        bytes.push(b'\n');
         out.write_all(&bytes)
-    }
-
-    fn wants_passing_detail(&self) -> bool {
-        true
     }
 }

@@ -1,0 +1,288 @@
+//! A case file as reports and ledgers see it: each case's raw bytes, the
+//! line it starts on, its op and its stable identity; and `--op`
+//! selection.
+//!
+//! Elements are found by a scanner that follows only brackets and string
+//! literals, so that a case file with invalid UTF-8 in a string, or cases
+//! nested deeper than any parser's limit, still has positions, lines and
+//! identities. Each case is parsed on its own, for its `op` and `name`.
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use super::identity::{CaseId, CaseKey};
+use crate::js::{self, TextMode, Value};
+
+/// One case of a case file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CaseItem {
+    /// Where its raw bytes stand in the file.
+    pub span: Range<usize>,
+    /// The 1-based line where they start.
+    pub line: usize,
+    /// Its `op`, when that is a string (lone surrogates as U+FFFD).
+    pub op: Option<String>,
+    /// Its identity.
+    pub id: CaseId,
+}
+
+/// The cases of one case file, by position.
+#[derive(Debug, Clone, Default)]
+pub struct CaseFile {
+    /// The identity file name (relative to the cases directory).
+    pub file: String,
+    /// The file's bytes.
+    pub bytes: Vec<u8>,
+    /// Each case, in order; empty when the file is not an array.
+    pub items: Vec<CaseItem>,
+    /// Whether the file could be read as an array at all.
+    pub is_array: bool,
+}
+
+/// The spans of the top-level elements of a JSON array, found without
+/// validating them; `None` when the text is not one array.
+pub fn element_spans(bytes: &[u8]) -> Option<Vec<Range<usize>>> {
+    let mut at = skip_space(bytes, 0);
+    if bytes.get(at) != Some(&b'[') {
+        return None;
+    }
+    at += 1;
+    let mut spans = Vec::new();
+    let mut depth = 0usize;
+    let mut start: Option<usize> = None;
+    let mut end = at;
+    while at < bytes.len() {
+        let byte = bytes[at];
+        match byte {
+            b'"' => {
+                start.get_or_insert(at);
+                at += 1;
+                while at < bytes.len() && bytes[at] != b'"' {
+                    at += if bytes[at] == b'\\' { 2 } else { 1 };
+                }
+                at += 1;
+                end = at.min(bytes.len());
+                continue;
+            }
+            b'[' | b'{' => {
+                start.get_or_insert(at);
+                depth += 1;
+            }
+            b']' | b'}' if depth > 0 => depth -= 1,
+            b']' => {
+                if let Some(start) = start.take() {
+                    spans.push(start..end);
+                } else if !spans.is_empty() {
+                    return None;
+                }
+                let rest = skip_space(bytes, at + 1);
+                return (rest == bytes.len()).then_some(spans);
+            }
+            b',' if depth == 0 => {
+                spans.push(start.take()?..end);
+                at += 1;
+                continue;
+            }
+            b' ' | b'\t' | b'\n' | b'\r' => {
+                at += 1;
+                continue;
+            }
+            _ => {
+                start.get_or_insert(at);
+            }
+        }
+        at += 1;
+        end = at;
+    }
+    None
+}
+
+fn skip_space(bytes: &[u8], mut at: usize) -> usize {
+    while at < bytes.len() && matches!(bytes[at], b' ' | b'\t' | b'\n' | b'\r') {
+        at += 1;
+    }
+    at
+}
+
+/// A case's `op`, when it is a string.
+pub fn op_of(case: &Value) -> Option<String> {
+    case.get("op")
+        .as_js_string()
+        .map(|op| op.to_utf8_lossy().into_owned())
+}
+
+impl CaseFile {
+    /// Reads a case file's cases. A file that is not an array has none
+    /// (the oracle decides what to make of it).
+    pub fn read(file: &str, bytes: Vec<u8>) -> Self {
+        let Some(spans) = element_spans(&bytes) else {
+            return CaseFile {
+                file: file.to_owned(),
+                bytes,
+                items: Vec::new(),
+                is_array: false,
+            };
+        };
+        let mut items = Vec::with_capacity(spans.len());
+        let (mut line, mut counted) = (1, 0);
+        for span in spans {
+            line += bytes[counted..span.start]
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count();
+            counted = span.start;
+            let raw = &bytes[span.clone()];
+            let value = js::parse(raw, TextMode::LossyUtf8).ok();
+            items.push(CaseItem {
+                line,
+                op: value.as_ref().and_then(op_of),
+                id: CaseId::of(file, raw, value.as_ref()),
+                span,
+            });
+        }
+        CaseFile {
+            file: file.to_owned(),
+            bytes,
+            items,
+            is_array: true,
+        }
+    }
+
+    /// One case's raw bytes.
+    pub fn raw(&self, index: usize) -> Option<&[u8]> {
+        self.items
+            .get(index)
+            .map(|item| &self.bytes[item.span.clone()])
+    }
+
+    /// One case's value, parsed again (cases are not kept parsed: a
+    /// report needs few of them).
+    pub fn value(&self, index: usize) -> Option<Value> {
+        self.raw(index)
+            .and_then(|raw| js::parse(raw, TextMode::LossyUtf8).ok())
+    }
+
+    /// The positions of the cases whose op is one of `ops`.
+    pub fn select(&self, ops: &[String]) -> Vec<usize> {
+        self.items
+            .iter()
+            .enumerate()
+            .filter(|(_, item)| item.op.as_ref().is_some_and(|op| ops.contains(op)))
+            .map(|(index, _)| index)
+            .collect()
+    }
+
+    /// A case array of the cases at `positions`, raw bytes kept, for an
+    /// oracle.
+    pub fn array_of(&self, positions: &[usize]) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.bytes.len());
+        out.push(b'[');
+        for (n, &index) in positions.iter().enumerate() {
+            if n > 0 {
+                out.push(b',');
+            }
+            out.extend_from_slice(self.raw(index).unwrap_or(b"null"));
+        }
+        out.push(b']');
+        out
+    }
+
+    /// The first two cases that share an identity (a ledger cannot tell
+    /// them apart), as a message naming both.
+    pub fn duplicate_identity(&self) -> Option<String> {
+        let mut seen: HashMap<&CaseKey, usize> = HashMap::with_capacity(self.items.len());
+        for (index, item) in self.items.iter().enumerate() {
+            if let Some(&first) = seen.get(&item.id.key) {
+                let earlier = &self.items[first];
+                return Some(format!(
+                    "cases #{first} (line {}) and #{index} (line {}) of {} are both known as {}; \
+                     a ledger needs each case's name to be unique within its file",
+                    earlier.line, item.line, self.file, item.id
+                ));
+            }
+            seen.insert(&item.id.key, index);
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spans(text: &str) -> Option<Vec<&str>> {
+        element_spans(text.as_bytes()).map(|spans| spans.into_iter().map(|s| &text[s]).collect())
+    }
+
+    #[test]
+    fn elements_are_found_by_brackets_and_strings() {
+        assert_eq!(spans("[]"), Some(vec![]));
+        assert_eq!(spans(" [ ] \n"), Some(vec![]));
+        assert_eq!(
+            spans("[1, \"a,]\\\"\" ,{\"x\":[1,2]},[[]],null,-1e3]"),
+            Some(vec![
+                "1",
+                "\"a,]\\\"\"",
+                "{\"x\":[1,2]}",
+                "[[]]",
+                "null",
+                "-1e3"
+            ])
+        );
+        assert_eq!(spans("[\n{\"a\":1},\n2\n]\n"), Some(vec!["{\"a\":1}", "2"]));
+        for bad in [
+            "", "{}", "[1,]", "[,1]", "[1", "[1] x", "[1,,2]", "x", "[\"a",
+        ] {
+            assert_eq!(spans(bad), None, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn invalid_utf8_inside_a_string_still_splits() {
+        let bytes = b"[\"\xff\",2]";
+        assert_eq!(element_spans(bytes).unwrap(), [1..4, 5..6]);
+    }
+
+    #[test]
+    fn lines_ops_identities_and_selection() {
+        let text = "[\n{\"op\":\"a\",\"name\":\"one\"},\n\n{\"op\":\"b\"}, 5,\n{\"op\":\"a\",\"name\":\"two\"}]";
+        let file = CaseFile::read("x.json", text.as_bytes().to_vec());
+        assert!(file.is_array);
+        let lines: Vec<usize> = file.items.iter().map(|item| item.line).collect();
+        assert_eq!(lines, [2, 4, 4, 5]);
+        let ops: Vec<Option<&str>> = file.items.iter().map(|i| i.op.as_deref()).collect();
+        assert_eq!(ops, [Some("a"), Some("b"), None, Some("a")]);
+        assert_eq!(file.items[0].id.to_string(), "x.json \"one\"");
+        assert!(matches!(file.items[2].id.key, CaseKey::Hash(_)));
+        assert_eq!(file.select(&["a".into()]), [0, 3]);
+        assert_eq!(
+            file.array_of(&[3, 2]),
+            b"[{\"op\":\"a\",\"name\":\"two\"},5]".to_vec()
+        );
+        assert_eq!(file.duplicate_identity(), None);
+        assert_eq!(file.value(2), Some(Value::Number(5.0)));
+    }
+
+    #[test]
+    fn duplicate_identities_name_both_cases() {
+        let text = "[{\"name\":\"n\"},\n1,\n{\"op\":\"x\",\"name\":\"n\"}]";
+        let file = CaseFile::read("d.json", text.as_bytes().to_vec());
+        assert_eq!(
+            file.duplicate_identity().unwrap(),
+            "cases #0 (line 1) and #2 (line 3) of d.json are both known as d.json \"n\"; \
+             a ledger needs each case's name to be unique within its file"
+        );
+        let file = CaseFile::read("d.json", b"[1,2,1]".to_vec());
+        assert!(file
+            .duplicate_identity()
+            .unwrap()
+            .starts_with("cases #0 (line 1) and #2"));
+    }
+
+    #[test]
+    fn a_file_that_is_no_array_has_no_cases() {
+        let file = CaseFile::read("x.json", b"{}".to_vec());
+        assert!(!file.is_array);
+        assert!(file.items.is_empty());
+    }
+}

@@ -1,0 +1,406 @@
+//! Reports a partial port can live with: the three-op example port
+//! (examples/partial_port.py) over the bundled corpus, the JSON report's
+//! `summary` and `byOp`, JUnit names that survive an inserted case, `--op`
+//! selection, and a corpus with a broken link in it.
+
+#[path = "parity_diff_support/mod.rs"]
+mod support;
+
+use std::path::Path;
+
+use support::{golden_of, run, Corpus};
+use worker_spawn_oracle::js::{self, TextMode, Value};
+
+const PORT: &str = "python3 examples/partial_port.py";
+
+fn python3() {
+    let found = std::process::Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|output| output.status.success());
+    assert!(found, "these tests need python3 on the PATH");
+}
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn json(stdout: &str) -> serde_json::Value {
+    // Lone surrogates are kept as escapes, which serde_json refuses.
+    let text = stdout.replace("\\\\ud", "\\\\xd").replace("\\ud", "\\u0");
+    serde_json::from_str(&text).expect("one JSON object")
+}
+
+#[test]
+fn a_three_op_port_gets_a_short_report_that_shows_its_bug() {
+    python3();
+    let ran = run(root(), &["run", "--oracle", PORT]);
+    assert_eq!(ran.code, 1, "{}", ran.stderr);
+    let lines = ran.stdout.lines().count();
+    assert!(lines <= 300, "{lines} lines:\n{}", ran.stdout);
+    // The rounding bug, in full: where, the input, both values.
+    assert!(
+        ran.stdout.contains(concat!(
+            "FAIL [1 case] readyTimeoutMs: different at /value (golden number, port number)\n",
+            "  FAIL env-ready.json:103 #101 readyTimeoutMs \"readyTimeoutMs: fractional\": different at /value\n",
+            "      input: {\"name\":\"readyTimeoutMs: fractional\",\"op\":\"readyTimeoutMs\",\"configured\":1500.9}\n",
+            "      at /value\n",
+            "        golden: 1500\n",
+            "        actual: 1501\n",
+        )),
+        "{}",
+        ran.stdout
+    );
+    // The ops it does not implement: one line each.
+    assert!(
+        ran.stdout
+            .contains("\n  cliArgs (121 cases): \"not implemented\"\n"),
+        "{}",
+        ran.stdout
+    );
+    assert!(
+        !ran.stdout.contains("FAIL [121 cases] cliArgs"),
+        "{}",
+        ran.stdout
+    );
+    // The per-op table, then the closing line, last.
+    assert!(ran
+        .stdout
+        .contains("\nenvOverlay                    31         0         0\n"));
+    assert!(ran
+        .stdout
+        .contains("\nscriptPath                    29         0         0\n"));
+    let last = ran.last_line();
+    assert!(
+        last.ends_with(" failed") && last.contains(" passed, "),
+        "{last}"
+    );
+}
+
+#[test]
+fn the_json_report_has_summary_and_by_op() {
+    python3();
+    let ran = run(root(), &["run", "--oracle", PORT, "--format", "json"]);
+    assert_eq!(ran.code, 1, "{}", ran.stderr);
+    // The corpus nests 20 000 levels deep, past serde_json's limit: read
+    // the report with our own reader, on a thread with room for it.
+    std::thread::Builder::new()
+        .stack_size(256 * 1024 * 1024)
+        .spawn(move || check_report(&ran.stdout))
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+fn keys(value: &Value) -> Vec<String> {
+    value
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(key, _)| key.to_utf8_lossy().into_owned())
+        .collect()
+}
+
+fn number(value: &Value) -> u64 {
+    value.as_number().unwrap() as u64
+}
+
+fn text(value: &Value) -> String {
+    value.as_js_string().unwrap().to_utf8_lossy().into_owned()
+}
+
+fn check_report(stdout: &str) {
+    let report = js::parse(stdout.as_bytes(), TextMode::LossyUtf8).expect("one JSON object");
+    assert_eq!(
+        keys(&report),
+        [
+            "version",
+            "command",
+            "shard",
+            "corpus",
+            "ledger",
+            "files",
+            "orphanedEntries",
+            "groups",
+            "byOp",
+            "summary"
+        ]
+    );
+    assert_eq!(number(report.get("version")), 1);
+    assert_eq!(text(report.get("command")), "run");
+    let summary = report.get("summary");
+    assert_eq!(
+        keys(summary),
+        [
+            "passed", "failed", "accepted", "triaged", "new", "changed", "stale", "orphaned",
+            "skipped", "errors", "exitCode"
+        ]
+    );
+    let by_op = report.get("byOp");
+    let op = |name: &str, key: &str| number(by_op.get(name).get(key));
+    assert_eq!(
+        keys(by_op.get("scriptPath")),
+        ["passed", "failed", "accepted"]
+    );
+    assert_eq!(
+        (op("scriptPath", "passed"), op("scriptPath", "failed")),
+        (29, 0)
+    );
+    assert_eq!(op("envOverlay", "failed"), 0);
+    assert_eq!(op("readyTimeoutMs", "failed"), 1);
+    assert_eq!(op("cliArgs", "passed"), 0);
+    for key in ["passed", "failed", "accepted"] {
+        let sum: u64 = by_op
+            .as_object()
+            .unwrap()
+            .values()
+            .map(|tally| number(tally.get(key)))
+            .sum();
+        assert_eq!(sum, number(summary.get(key)), "{key}");
+    }
+    assert_eq!(number(summary.get("exitCode")), 1);
+    // Each case carries its identity, state and fingerprint.
+    let files = report.get("files").as_array().unwrap();
+    let cases: Vec<&Value> = files
+        .iter()
+        .flat_map(|file| file.get("cases").as_array().unwrap())
+        .collect();
+    let fractional = cases
+        .iter()
+        .find(|case| {
+            case.get("name")
+                .as_js_string()
+                .is_some_and(|n| n.eq_str("readyTimeoutMs: fractional"))
+        })
+        .unwrap();
+    assert_eq!(text(fractional.get("id").get("file")), "env-ready.json");
+    assert_eq!(
+        text(fractional.get("id").get("name")),
+        "readyTimeoutMs: fractional"
+    );
+    assert_eq!(text(fractional.get("state")), "failed");
+    assert_eq!(number(fractional.get("line")), 103);
+    assert_eq!(text(fractional.get("fingerprint")).len(), 16);
+    assert_eq!(text(fractional.get("signature").get("kind")), "different");
+    assert_eq!(
+        text(fractional.get("actual")),
+        r#"{"defined":true,"value":1501}"#
+    );
+    let passing = cases
+        .iter()
+        .find(|case| case.get("passed") == &Value::Bool(true))
+        .unwrap();
+    assert_eq!(text(passing.get("state")), "passed");
+    assert!(passing.get("fingerprint").is_undefined());
+    // The largest group comes first, naming at most 8 cases.
+    let groups = report.get("groups").as_array().unwrap();
+    let counts: Vec<u64> = groups.iter().map(|g| number(g.get("count"))).collect();
+    assert!(counts.windows(2).all(|w| w[0] >= w[1]), "{counts:?}");
+    assert!(groups[0].get("cases").as_array().unwrap().len() <= 8);
+}
+
+#[test]
+fn junit_names_survive_an_inserted_case() {
+    let corpus = Corpus::new();
+    let cases = [
+        r#"{"op":"x","name":"first"}"#,
+        r#"{"op":"x"}"#,
+        r#"{"op":"x","name":"third"}"#,
+    ];
+    let write = |cases: &[&str]| {
+        corpus
+            .case("a.json", &format!("[\n{}\n]", cases.join(",\n")))
+            .golden("a.json", &golden_of(cases));
+    };
+    write(&cases);
+    let names = || {
+        let ran = corpus.run(&["run", "--oracle", "cat", "--format", "junit"]);
+        assert_eq!(ran.code, 0, "{ran:?}");
+        ran.stdout
+            .lines()
+            .filter_map(|line| line.trim().strip_prefix("<testcase name=\""))
+            .map(|rest| rest.split('"').next().unwrap().to_owned())
+            .collect::<Vec<_>>()
+    };
+    let before = names();
+    let hash = worker_spawn_oracle::diff::identity::short_hash(cases[1].as_bytes());
+    assert_eq!(
+        before,
+        [
+            "a.json &quot;first&quot;".to_owned(),
+            format!("a.json #{hash}"),
+            "a.json &quot;third&quot;".to_owned()
+        ]
+    );
+    write(&[
+        r#"{"op":"x","name":"zeroth"}"#,
+        cases[0],
+        cases[1],
+        cases[2],
+    ]);
+    let after = names();
+    assert_eq!(after[1..], before[..]);
+    let ran = corpus.run(&["run", "--oracle", "cat", "--format", "junit"]);
+    assert!(
+        ran.stdout.contains(&format!(
+            "<testcase name=\"a.json #{hash}\" classname=\"a.json\" file=\"cases/a.json\" line=\"4\"/>"
+        )),
+        "{}",
+        ran.stdout
+    );
+}
+
+#[test]
+fn op_selection_sends_only_the_selected_cases() {
+    let corpus = Corpus::new();
+    corpus
+        .case(
+            "a.json",
+            "[{\"op\":\"x\",\"v\":1},\n {\"op\":\"y\",\"v\":2},\n {\"op\":\"x\",\"v\":3}]",
+        )
+        .golden(
+            "a.json",
+            &golden_of(&[
+                r#"{"op":"x","v":1}"#,
+                r#"{"op":"y","v":2}"#,
+                r#"{"op":"x","v":30}"#,
+            ]),
+        )
+        .case("b.json", r#"[{"op":"y"}]"#)
+        .golden("b.json", &golden_of(&[r#"{"op":"y"}"#]))
+        .golden("gone.json", "[]\n");
+    let ran = corpus.run(&["run", "--oracle", "tee -a seen.txt", "--op", "x"]);
+    assert_eq!(ran.code, 1, "{ran:?}");
+    assert_eq!(
+        corpus.read("seen.txt"),
+        "[{\"op\":\"x\",\"v\":1},{\"op\":\"x\",\"v\":3}]",
+        "only a.json's x cases, raw bytes kept"
+    );
+    assert!(
+        ran.stdout
+            .starts_with("FAIL a.json (1 of 2 cases failed)\n"),
+        "{}",
+        ran.stdout
+    );
+    assert!(
+        ran.stdout
+            .contains("  FAIL a.json:3 #2 x: different at /v\n"),
+        "{}",
+        ran.stdout
+    );
+    assert!(!ran.stdout.contains("b.json"), "{}", ran.stdout);
+    assert!(
+        !ran.stdout.contains("ORPHAN"),
+        "an --op run cannot know: {}",
+        ran.stdout
+    );
+    assert_eq!(ran.last_line(), "1 passed, 1 failed");
+    let ran = corpus.run(&[
+        "run", "--oracle", "cat", "--op", "x", "--op", "y", "--format", "json",
+    ]);
+    let report = json(&ran.stdout);
+    assert_eq!(
+        report["byOp"],
+        serde_json::json!({"x": {"passed": 1, "failed": 1, "accepted": 0},
+                           "y": {"passed": 2, "failed": 0, "accepted": 0}})
+    );
+    let ran = corpus.run(&["run", "--oracle", "cat", "--op", "x", "--op", "z"]);
+    assert_eq!(ran.code, 2, "{ran:?}");
+    assert!(
+        ran.stderr
+            .contains("--op z matches no case in the selected case files"),
+        "{}",
+        ran.stderr
+    );
+}
+
+#[test]
+fn one_broken_link_costs_its_file_not_the_corpus() {
+    use std::os::unix::fs::symlink;
+    let corpus = Corpus::new();
+    corpus
+        .case("a.json", "[1]")
+        .golden("a.json", &golden_of(&["1"]));
+    symlink("nowhere.json", corpus.join("cases/gone.json")).unwrap();
+    symlink("loop.json", corpus.join("cases/loop.json")).unwrap();
+    symlink("nowhere.json", corpus.join("golden/a2.json")).unwrap();
+    corpus.case("a2.json", "[2]");
+    let ran = corpus.run(&["run", "--oracle", "cat"]);
+    assert_eq!(ran.code, 2, "{ran:?}");
+    assert!(
+        ran.stdout.contains("ok a.json (1 case)\n"),
+        "{}",
+        ran.stdout
+    );
+    assert!(
+        ran.stdout
+            .contains("ERROR gone.json: cases/gone.json is a symbolic link to nothing\n"),
+        "{}",
+        ran.stdout
+    );
+    assert!(
+        ran.stdout
+            .contains("ERROR loop.json: cases/loop.json is a symbolic link that loops\n"),
+        "{}",
+        ran.stdout
+    );
+    assert!(
+        ran.stdout.contains(
+            "ERROR a2.json: golden golden/a2.json is a symbolic link to nothing, or one that loops\n"
+        ),
+        "{}",
+        ran.stdout
+    );
+    let ran = corpus.run(&["bless", "--reference", "cat", "--check"]);
+    assert_eq!(ran.code, 2, "{ran:?}");
+    assert!(
+        ran.stdout
+            .contains("ERROR      gone.json: cases/gone.json is a symbolic link to nothing\n"),
+        "{}",
+        ran.stdout
+    );
+    assert!(
+        ran.stdout.contains("unchanged  a.json (1 case)\n"),
+        "{}",
+        ran.stdout
+    );
+}
+
+#[test]
+fn the_documented_ledger_accepts_the_example_ports_rounding_bug() {
+    python3();
+    let doc = std::fs::read_to_string(root().join("docs/LEDGER.md")).unwrap();
+    let start = doc.find("```\n# parity-diff ledger").unwrap() + 4;
+    let end = start + doc[start..].find("```").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let ledger = dir.path().join("ledger.txt");
+    std::fs::write(&ledger, &doc[start..end]).unwrap();
+    let ran = run(
+        root(),
+        &[
+            "run",
+            "--oracle",
+            PORT,
+            "--ledger",
+            ledger.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(ran.code, 1, "{}", ran.stderr);
+    assert!(
+        !ran.stdout.contains("readyTimeoutMs: fractional"),
+        "{}",
+        ran.stdout
+    );
+    assert!(!ran.stdout.contains("ORPHANED"), "{}", ran.stdout);
+    let env_ready = ran
+        .stdout
+        .lines()
+        .find(|line| line.starts_with("FAIL env-ready.json ("))
+        .unwrap();
+    assert!(env_ready.ends_with(" failed, 1 accepted)"), "{env_ready}");
+    assert!(
+        ran.last_line().ends_with(", 3 accepted"),
+        "{}",
+        ran.last_line()
+    );
+}
