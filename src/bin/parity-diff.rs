@@ -13,7 +13,7 @@ use worker_spawn_oracle::diff::arrays::{compare_command, CompareArgs, InputError
 use worker_spawn_oracle::diff::bless::{bless_command, BlessArgs};
 use worker_spawn_oracle::diff::corpus::{run_command, Corpus, RunArgs, Shard};
 use worker_spawn_oracle::diff::glob::Glob;
-use worker_spawn_oracle::diff::oracle::Oracle;
+use worker_spawn_oracle::diff::oracle::{self, parse_size, Oracle, OracleOptions};
 use worker_spawn_oracle::diff::report::{Format, ReportOptions};
 use worker_spawn_oracle::fuzz::command::{fuzz_command, parse_duration, FuzzArgs};
 
@@ -72,12 +72,20 @@ struct CorpusFlags {
     filter: Option<String>,
 }
 
-/// How an oracle process is run (`run`, `bless`, `fuzz`).
+/// How an oracle process is run and stopped (`run`, `bless`, `fuzz`).
 #[derive(Args)]
 struct OracleFlags {
-    /// Seconds one oracle run may take before it is killed.
+    /// Seconds one oracle run may take before it is stopped.
     #[arg(long, default_value_t = 60.0, value_name = "SECS")]
     timeout: f64,
+    /// Seconds a stopped oracle command gets between SIGTERM and SIGKILL.
+    #[arg(long, default_value_t = 2.0, value_name = "SECS")]
+    kill_grace: f64,
+    /// Most an oracle command may print on stdout (64M, 1G, bytes) before
+    /// it is stopped [default: run, bless: 16 times the corpus's largest
+    /// file, at least 64M; fuzz: 256M]
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    max_output: Option<u64>,
 }
 
 #[derive(Subcommand)]
@@ -161,14 +169,32 @@ enum Command {
 }
 
 impl OracleFlags {
-    fn timeout(&self) -> anyhow::Result<Duration> {
-        match Duration::try_from_secs_f64(self.timeout) {
-            Ok(duration) if !duration.is_zero() => Ok(duration),
+    /// The limits, with `--max-output`'s default for a corpus, or for fuzz
+    /// without one.
+    fn limits(&self, corpus: Option<&CorpusFlags>) -> anyhow::Result<OracleOptions> {
+        let timeout = match Duration::try_from_secs_f64(self.timeout) {
+            Ok(duration) if !duration.is_zero() => duration,
             _ => bail!(
                 "--timeout must be a positive number of seconds, not {}",
                 self.timeout
             ),
-        }
+        };
+        let Ok(kill_grace) = Duration::try_from_secs_f64(self.kill_grace) else {
+            bail!(
+                "--kill-grace must be a number of seconds, 0 or more, not {}",
+                self.kill_grace
+            );
+        };
+        let max_output = match (self.max_output, corpus) {
+            (Some(size), _) => size,
+            (None, Some(corpus)) => oracle::corpus_max_output(&[&corpus.cases, &corpus.golden]),
+            (None, None) => oracle::FUZZ_MAX_OUTPUT,
+        };
+        Ok(OracleOptions {
+            timeout,
+            kill_grace,
+            max_output,
+        })
     }
 }
 
@@ -254,10 +280,11 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
             run,
             semantic,
         } => {
+            let limits = run.limits(Some(&corpus))?;
             let args = RunArgs {
                 oracle: oracle.map_or(Oracle::InProcess, Oracle::Command),
                 corpus: corpus.corpus(shard)?,
-                timeout: run.timeout()?,
+                limits,
                 report: report.options(semantic),
             };
             Ok(run_command(&args, stdout)?.exit_code())
@@ -270,12 +297,13 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
             run,
         } => {
             report.no_junit("bless")?;
+            let limits = run.limits(Some(&corpus))?;
             let args = BlessArgs {
                 reference,
                 corpus: corpus.corpus(None)?,
                 check,
                 force,
-                timeout: run.timeout()?,
+                limits,
                 format: report.format(),
                 quiet: report.quiet,
             };
@@ -303,7 +331,7 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
                 duration,
                 batch_size,
                 out_dir: out,
-                timeout: run.timeout()?,
+                limits: run.limits(None)?,
                 json: matches!(report.format, FormatArg::Json),
                 quiet: report.quiet,
             };

@@ -10,13 +10,12 @@
 
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
-use std::time::Duration;
 
 use walkdir::WalkDir;
 
 use super::arrays::{self, compare_arrays, InputError};
 use super::glob::Glob;
-use super::oracle::Oracle;
+use super::oracle::{Oracle, OracleOptions};
 use super::redact::Secrets;
 use super::report::{Problem, ReportOptions, Reporter, Totals};
 
@@ -181,8 +180,8 @@ pub struct RunArgs {
     pub oracle: Oracle,
     /// The corpus.
     pub corpus: Corpus,
-    /// How long one oracle run may take.
-    pub timeout: Duration,
+    /// How long one oracle run may take, and how much it may print.
+    pub limits: OracleOptions,
     /// How to report.
     pub report: ReportOptions,
 }
@@ -198,7 +197,7 @@ pub fn run_command(args: &RunArgs, out: impl std::io::Write) -> Result<Totals, I
     let mut reporter = Reporter::new(out, args.report);
     for entry in &files {
         reporter.begin_file(Some(&entry.name))?;
-        if let Err(problem) = run_file(&mut reporter, entry, &args.oracle, args.timeout)? {
+        if let Err(problem) = run_file(&mut reporter, entry, &args.oracle, args.limits)? {
             reporter.problem(&entry.name, problem)?;
         }
         reporter.end_file()?;
@@ -229,7 +228,7 @@ fn run_file<W: std::io::Write>(
     reporter: &mut Reporter<W>,
     entry: &Entry,
     oracle: &Oracle,
-    timeout: Duration,
+    limits: OracleOptions,
 ) -> std::io::Result<Result<(), Problem>> {
     if !entry.golden_path.exists() {
         return Ok(Err(Problem::MissingGolden {
@@ -249,7 +248,7 @@ fn run_file<W: std::io::Write>(
         Ok(bytes) => bytes,
         Err(failure) => return Ok(Err(error(failure.message, golden.len()))),
     };
-    let output = match oracle.run(&case_bytes, timeout) {
+    let output = match oracle.run(&case_bytes, limits) {
         Ok(output) => output,
         Err(failure) => {
             // An oracle may echo its input on stderr, tokens included.
