@@ -48,6 +48,15 @@ pub enum BatchError {
     Output(io::Error),
 }
 
+impl std::fmt::Display for BatchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BatchError::Refused(refusal) => refusal.fmt(f),
+            BatchError::Output(error) => write!(f, "cannot hold the results: {error}"),
+        }
+    }
+}
+
 impl From<io::Error> for BatchError {
     fn from(error: io::Error) -> Self {
         BatchError::Output(error)
@@ -232,28 +241,29 @@ fn say(line: &str) {
 
 /// Runs `work` on a thread with a stack deep enough for the nesting a
 /// batch may hold, whatever thread the caller is on (test threads have
-/// 2 MiB).
+/// 2 MiB). The work's scratch directories belong to the caller's
+/// [`ScratchScope`](crate::scratch::ScratchScope), so a caller that stops
+/// its scope removes them.
 pub fn with_batch_stack<T: Send>(work: impl FnOnce() -> T + Send) -> T {
+    let caller = crate::scratch::ScratchScope::current();
     std::thread::scope(|scope| {
         std::thread::Builder::new()
             .name("batch".into())
             .stack_size(BATCH_STACK_BYTES)
-            .spawn_scoped(scope, work)
+            .spawn_scoped(scope, move || caller.enter(work))
             .expect("the batch thread starts")
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
     })
 }
 
-/// Runs a batch held in memory and returns its output bytes.
-pub fn run_batch_bytes(input: &[u8]) -> Result<Vec<u8>, Refusal> {
+/// Runs a batch held in memory and returns its output bytes. The results
+/// wait in a spool, which can fail (a full disk) even though the output
+/// is memory.
+pub fn run_batch_bytes(input: &[u8]) -> Result<Vec<u8>, BatchError> {
     with_batch_stack(|| {
         let mut output = Vec::new();
-        match run_batch(input, &mut output) {
-            Ok(_) => Ok(output),
-            Err(BatchError::Refused(refusal)) => Err(refusal),
-            Err(BatchError::Output(error)) => unreachable!("writing to memory failed: {error}"),
-        }
+        run_batch(input, &mut output).map(|_| output)
     })
 }
 
@@ -264,7 +274,10 @@ mod tests {
     fn run(input: &str) -> Result<String, String> {
         run_batch_bytes(input.as_bytes())
             .map(|out| String::from_utf8(out).unwrap())
-            .map_err(|refusal| refusal.reason)
+            .map_err(|error| match error {
+                BatchError::Refused(refusal) => refusal.reason,
+                output => panic!("{output}"),
+            })
     }
 
     #[test]

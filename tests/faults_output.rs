@@ -254,9 +254,20 @@ fn a_signal_while_results_are_written_never_ends_with_0() {
         // Nobody reads for a while: the pipe fills, the writer blocks.
         std::thread::sleep(Duration::from_millis(300));
         signal(&child, sig);
+        // The signal is handled on a thread of its own; its line on stderr
+        // says it was. Only then is the pipe drained, so that the writer
+        // cannot reach the last byte first on a loaded machine.
+        let mut stderr = child.stderr.take().unwrap();
+        let mut said = Vec::new();
+        let mut byte = [0; 1];
+        while !said.ends_with(b"\n") && stderr.read(&mut byte).unwrap() == 1 {
+            said.push(byte[0]);
+        }
         let mut rest = Vec::new();
         stdout.read_to_end(&mut rest).unwrap();
-        let output = child.wait_with_output().unwrap();
+        let mut output = child.wait_with_output().unwrap();
+        said.extend_from_slice(&output.stderr);
+        output.stderr = said;
         writer.join().unwrap();
         let mut written = first.to_vec();
         written.extend_from_slice(&rest);

@@ -14,7 +14,7 @@ use worker_spawn_oracle::diff::arrays::{compare_command, CompareArgs, InputError
 use worker_spawn_oracle::diff::bless::{bless_command, BlessArgs};
 use worker_spawn_oracle::diff::corpus::{Corpus, Shard};
 use worker_spawn_oracle::diff::glob::Glob;
-use worker_spawn_oracle::diff::oracle::Oracle;
+use worker_spawn_oracle::diff::oracle::{self, parse_size, Oracle, OracleOptions};
 use worker_spawn_oracle::diff::report::{Format, ReportOptions, DEFAULT_MAX_FAILURES};
 use worker_spawn_oracle::diff::run::{run_command, RunArgs};
 use worker_spawn_oracle::fuzz::command::{fuzz_command, parse_duration, FuzzArgs};
@@ -105,12 +105,20 @@ struct VerdictFlags {
     semantic: bool,
 }
 
-/// How an oracle process is run (`run`, `bless`, `fuzz`).
+/// How an oracle process is run and stopped (`run`, `bless`, `accept`, `fuzz`).
 #[derive(Args)]
 struct OracleFlags {
-    /// Seconds one oracle run may take before it is killed.
+    /// Seconds one oracle run may take before it is stopped.
     #[arg(long, default_value_t = 60.0, value_name = "SECS")]
     timeout: f64,
+    /// Seconds a stopped oracle command gets between SIGTERM and SIGKILL.
+    #[arg(long, default_value_t = 2.0, value_name = "SECS")]
+    kill_grace: f64,
+    /// Most an oracle command may print on stdout (64M, 1G, bytes) before
+    /// it is stopped [default: run, bless: 16 times the corpus's largest
+    /// file, at least 64M; fuzz: 256M]
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    max_output: Option<u64>,
 }
 
 #[derive(Subcommand)]
@@ -237,14 +245,32 @@ enum Command {
 }
 
 impl OracleFlags {
-    fn timeout(&self) -> anyhow::Result<Duration> {
-        match Duration::try_from_secs_f64(self.timeout) {
-            Ok(duration) if !duration.is_zero() => Ok(duration),
+    /// The limits, with `--max-output`'s default for a corpus, or for fuzz
+    /// without one.
+    fn limits(&self, corpus: Option<&CorpusFlags>) -> anyhow::Result<OracleOptions> {
+        let timeout = match Duration::try_from_secs_f64(self.timeout) {
+            Ok(duration) if !duration.is_zero() => duration,
             _ => bail!(
                 "--timeout must be a positive number of seconds, not {}",
                 self.timeout
             ),
-        }
+        };
+        let Ok(kill_grace) = Duration::try_from_secs_f64(self.kill_grace) else {
+            bail!(
+                "--kill-grace must be a number of seconds, 0 or more, not {}",
+                self.kill_grace
+            );
+        };
+        let max_output = match (self.max_output, corpus) {
+            (Some(size), _) => size,
+            (None, Some(corpus)) => oracle::corpus_max_output(&[&corpus.cases, &corpus.golden]),
+            (None, None) => oracle::FUZZ_MAX_OUTPUT,
+        };
+        Ok(OracleOptions {
+            timeout,
+            kill_grace,
+            max_output,
+        })
     }
 }
 
@@ -337,12 +363,13 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
             run,
             verdict,
         } => {
+            let limits = run.limits(Some(&corpus))?;
             let args = RunArgs {
                 oracle: oracle.map_or(Oracle::InProcess, Oracle::Command),
                 corpus: corpus.corpus(shard)?,
                 ops: select.ops,
                 ledger: ledger.ledger,
-                timeout: run.timeout()?,
+                limits,
                 report: report.options(&verdict),
             };
             Ok(run_command(&args, stdout)?.exit_code())
@@ -361,13 +388,14 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
             verdict,
         } => {
             report.no_junit("accept")?;
+            let limits = run.limits(Some(&corpus))?;
             let args = AcceptArgs {
                 run: RunArgs {
                     oracle: oracle.map_or(Oracle::InProcess, Oracle::Command),
                     corpus: corpus.corpus(None)?,
                     ops: select.ops,
                     ledger: ledger.ledger,
-                    timeout: run.timeout()?,
+                    limits,
                     report: report.options(&verdict),
                 },
                 reason,
@@ -387,12 +415,13 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
             run,
         } => {
             report.no_junit("bless")?;
+            let limits = run.limits(Some(&corpus))?;
             let args = BlessArgs {
                 reference,
                 corpus: corpus.corpus(None)?,
                 check,
                 force,
-                timeout: run.timeout()?,
+                limits,
                 format: report.format(),
                 quiet: report.quiet,
             };
@@ -420,7 +449,7 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
                 duration,
                 batch_size,
                 out_dir: out,
-                timeout: run.timeout()?,
+                limits: run.limits(None)?,
                 json: matches!(report.format, FormatArg::Json),
                 quiet: report.quiet,
             };
@@ -429,10 +458,14 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
     }
 }
 
-/// Everything runs on a thread with a large stack: elements nest
-/// thousands of levels deep, and reading, printing and dropping them
-/// recurses.
-const STACK_BYTES: usize = 256 * 1024 * 1024;
+/// Everything runs on a thread with a stack of its own: elements nest
+/// up to 4096 levels (the batch's limit). Measured: reading, comparing
+/// and reporting the deepest elements (`run`, `compare`, `bless`, every
+/// format) needs 48 KiB in a debug build; our batch needs 4 MiB for its
+/// values at that depth, and this leaves the report that much room and
+/// more. The whole reservation counts against `ulimit -v`, under 256M of
+/// which parity-diff must run with our batch's own 64 MiB thread beside.
+const STACK_BYTES: usize = 16 * 1024 * 1024;
 
 /// Whether the report's reader went away (`| head`): nothing worth saying.
 fn output_closed(error: &anyhow::Error) -> bool {
@@ -447,7 +480,12 @@ fn output_closed(error: &anyhow::Error) -> bool {
 }
 
 fn main() -> ExitCode {
+    oracle::limit_malloc_arenas();
     let cli = Cli::parse();
+    // Kept to the end: dropping it waits for a stop on a signal to finish.
+    let _signals = oracle::install_signal_handlers()
+        .map_err(|error| eprintln!("parity-diff: cannot watch for signals: {error}"))
+        .ok();
     let worker = std::thread::Builder::new()
         .name("parity-diff".into())
         .stack_size(STACK_BYTES)

@@ -13,13 +13,12 @@
 
 use std::fs;
 use std::io::Write;
-use std::time::Duration;
 
 use super::arrays::{self, InputError};
 use super::cases::CaseFile;
 use super::corpus::{Corpus, Entry};
 use super::golden::{golden_from_output, split_elements};
-use super::oracle::Oracle;
+use super::oracle::{Oracle, OracleOptions};
 use super::record::build::label;
 use super::redact::Secrets;
 use super::report::Format;
@@ -37,8 +36,8 @@ pub struct BlessArgs {
     pub check: bool,
     /// Write even in CI.
     pub force: bool,
-    /// How long one reference run may take.
-    pub timeout: Duration,
+    /// How long one reference run may take, and how much it may print.
+    pub limits: OracleOptions,
     /// Human or JSON.
     pub format: Format,
     /// The closing line alone.
@@ -168,7 +167,7 @@ fn bless_file(entry: &Entry, args: &BlessArgs) -> Status {
         Err(failure) => return error(failure.message, None),
     };
     let oracle = Oracle::Command(args.reference.clone());
-    let output = match oracle.run(&case_bytes, args.timeout) {
+    let output = match oracle.run(&case_bytes, args.limits) {
         Ok(output) => output,
         Err(failure) => {
             let secrets = Secrets::of_case_file(&case_bytes);

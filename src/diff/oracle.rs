@@ -3,28 +3,32 @@
 //! or our own batch driver in-process (on a thread, under the same
 //! timeout).
 //!
-//! A command runs in a process group of its own, so that a timeout kills
-//! everything it started (`sh -c` leaves grandchildren holding the
-//! pipes otherwise). A command that exits non-zero, dies of a signal,
-//! outlives its timeout, or prints anything but one JSON array is a
-//! failure for that file, with its stderr kept for the report.
+//! A command runs in a process group of its own, so that stopping it
+//! reaches everything it started (`sh -c` leaves grandchildren holding
+//! the pipes otherwise). It is stopped when it outlives its timeout or
+//! its stdout passes `--max-output`: SIGTERM to the group, so that its own
+//! cleanup runs, then SIGKILL after the grace (see `oracle/command.rs`). A
+//! command that exits non-zero, dies of a signal, is stopped, or prints
+//! anything but one JSON array is a failure for that file, with the end
+//! of its stderr kept for the report.
+//!
+//! Every running command's group is registered process-wide
+//! (`oracle/groups.rs`), so that [`install_signal_handlers`] can stop them all
+//! when `parity-diff` itself gets SIGINT, SIGTERM or SIGHUP.
 
-use std::io::{Read, Write};
-use std::os::unix::process::{CommandExt, ExitStatusExt};
-use std::process::{Command, ExitStatus, Stdio};
+mod command;
+mod groups;
+mod signals;
+
+use std::path::Path;
 use std::sync::mpsc;
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use super::golden;
 use crate::batch;
-use crate::ipc::process::kill_group;
+use crate::scratch::ScratchScope;
 
-/// How much of an oracle's stderr a report keeps: the end of it.
-const STDERR_KEPT: usize = 16 * 1024;
-
-/// After a kill, how long to wait for the pipes to close.
-const KILL_GRACE: Duration = Duration::from_secs(2);
+pub use signals::{install_signal_handlers, limit_malloc_arenas, SignalGuard};
 
 /// Which oracle produces the results.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -89,196 +93,186 @@ impl OracleFailure {
     }
 }
 
-impl Oracle {
-    /// Runs the oracle on one case file and returns its stdout, checked to
-    /// be one JSON array.
-    pub fn run(&self, input: &[u8], timeout: Duration) -> Result<Vec<u8>, OracleFailure> {
-        match self {
-            Oracle::InProcess => run_in_process(input, timeout),
-            Oracle::Command(command) => run_command(command, input, timeout),
+/// How an oracle run is bounded and stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OracleOptions {
+    /// How long one run may take before it is stopped.
+    pub timeout: Duration,
+    /// How long a command has between SIGTERM and SIGKILL.
+    pub kill_grace: Duration,
+    /// How many bytes a command may print on stdout before it is stopped
+    /// (our own oracle is not capped: its output is in memory already).
+    pub max_output: u64,
+}
+
+/// The grace between SIGTERM and SIGKILL unless `--kill-grace` says.
+pub const DEFAULT_KILL_GRACE: Duration = Duration::from_secs(2);
+
+/// `fuzz`'s `--max-output` unless set: a batch of 1000 generated cases
+/// prints about 250 KB (measured: at most 264 KB over `--seed 1 --count
+/// 5000`), so this leaves room for batches a thousand times larger and
+/// still bounds what one oracle run can cost.
+pub const FUZZ_MAX_OUTPUT: u64 = 256 << 20;
+
+/// The least `--max-output` of `run` and `bless` unless set: a corpus of
+/// small files still allows a port that prints far more than the goldens.
+pub const MIN_CORPUS_MAX_OUTPUT: u64 = 64 << 20;
+
+/// `run` and `bless` allow this many times the corpus's largest file.
+pub const CORPUS_OUTPUT_FACTOR: u64 = 16;
+
+impl OracleOptions {
+    /// A timeout with the default grace and the given cap.
+    pub fn new(timeout: Duration, max_output: u64) -> Self {
+        OracleOptions {
+            timeout,
+            kill_grace: DEFAULT_KILL_GRACE,
+            max_output,
         }
     }
 }
 
-/// The stack of the thread our own oracle runs on: results nest
-/// thousands of levels deep, and printing and dropping them recurses.
-const IN_PROCESS_STACK: usize = 256 * 1024 * 1024;
+/// The default `--max-output` of `run` and `bless`: [`CORPUS_OUTPUT_FACTOR`]
+/// times the largest case file or golden under these directories, at
+/// least [`MIN_CORPUS_MAX_OUTPUT`]. A result array is about as large as
+/// its golden (a new corpus has none yet, hence the case files too), so
+/// the cap only ever stops an oracle that floods its output. Entries that
+/// cannot be read count as empty: the corpus reports them itself.
+pub fn corpus_max_output(dirs: &[&Path]) -> u64 {
+    let largest = dirs
+        .iter()
+        .flat_map(|dir| walkdir::WalkDir::new(dir).into_iter().flatten())
+        .filter(|entry| entry.file_type().is_file())
+        .filter_map(|entry| entry.metadata().ok())
+        .map(|metadata| metadata.len())
+        .max()
+        .unwrap_or(0);
+    largest
+        .saturating_mul(CORPUS_OUTPUT_FACTOR)
+        .max(MIN_CORPUS_MAX_OUTPUT)
+}
+
+const UNITS: [(&str, u32); 5] = [("", 0), ("K", 10), ("M", 20), ("G", 30), ("T", 40)];
+
+/// Reads a size: plain bytes (`1000000`), or a whole number with `K`,
+/// `M`, `G` or `T` (powers of 1024, optionally followed by `iB` or `B`):
+/// `64M`, `1G`, `512KiB`. Zero is refused: nothing could be printed.
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let bad = || format!("not a size: {text:?} (try 64M, 1G, or a number of bytes)");
+    let digits = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(digits);
+    let number: u64 = number.parse().map_err(|_| bad())?;
+    let unit = unit.to_ascii_uppercase();
+    let unit = unit
+        .strip_suffix("IB")
+        .filter(|prefix| !prefix.is_empty())
+        .or_else(|| unit.strip_suffix('B'))
+        .unwrap_or(&unit);
+    let (_, shift) = UNITS
+        .iter()
+        .find(|(name, _)| *name == unit)
+        .ok_or_else(bad)?;
+    let size = number
+        .checked_mul(1u64 << shift)
+        .ok_or_else(|| format!("too large a size: {text:?}"))?;
+    if size == 0 {
+        return Err(format!("not a positive size: {text:?}"));
+    }
+    Ok(size)
+}
+
+/// A size as a person reads it: `64 MiB`, `1 GiB`, `1000 bytes`.
+pub fn format_size(bytes: u64) -> String {
+    match UNITS.iter().rev().find(|(name, shift)| {
+        !name.is_empty() && bytes >= 1 << shift && bytes.is_multiple_of(1 << shift)
+    }) {
+        Some((name, shift)) => format!("{} {name}iB", bytes >> shift),
+        None if bytes == 1 => "1 byte".into(),
+        None => format!("{bytes} bytes"),
+    }
+}
+
+impl Oracle {
+    /// Runs the oracle on one case file and returns its stdout, checked to
+    /// be one JSON array.
+    pub fn run(&self, input: &[u8], options: OracleOptions) -> Result<Vec<u8>, OracleFailure> {
+        match self {
+            Oracle::InProcess => run_in_process(input, options.timeout),
+            Oracle::Command(command) => command::run_command(command, input, options),
+        }
+    }
+}
+
+/// The stack of the thread that waits for our batch's own thread (which
+/// has the deep stack a batch needs): room for a panic's report, no more.
+const IN_PROCESS_STACK: usize = 1024 * 1024;
 
 /// Our batch driver on a thread of its own, so that a case that hangs
 /// costs the timeout, not the run. A thread cannot be killed: one that
-/// overruns is left behind, and ends with the process.
+/// overruns is left behind, and ends with the process; its scratch
+/// directories are removed at the timeout, and it makes no more (its
+/// cases that need one get a `threw` result nobody reads).
 fn run_in_process(input: &[u8], timeout: Duration) -> Result<Vec<u8>, OracleFailure> {
     let (sender, receiver) = mpsc::channel();
     let input = input.to_vec();
+    let scope = ScratchScope::new();
+    let runner = scope.clone();
+    // This thread only waits for the batch, which runs on a deep-stack
+    // thread of its own, in the scope entered here.
     let spawned = thread::Builder::new()
         .name("in-process oracle".into())
         .stack_size(IN_PROCESS_STACK)
-        .spawn(move || sender.send(batch::run_batch_bytes(&input)));
-    if let Err(error) = spawned {
-        return Err(OracleFailure {
-            kind: FailureKind::Crash,
-            message: format!("cannot start our oracle: {error}"),
-            stderr: None,
+        .spawn(move || {
+            let output = runner.enter(|| {
+                batch::run_batch_bytes(&input).map_err(|error| match error {
+                    batch::BatchError::Refused(refusal) => {
+                        format!("our oracle refused the file: {}", refusal.reason)
+                    }
+                    output => format!("our oracle {output}"),
+                })
+            });
+            sender.send(output)
         });
+    if let Err(error) = spawned {
+        return Err(OracleFailure::new(
+            FailureKind::Crash,
+            format!("cannot start our oracle: {error}"),
+        ));
     }
-    let failure = |message: String| OracleFailure {
-        kind: FailureKind::Crash,
-        message,
-        stderr: None,
-    };
+    let failure = |message: String| OracleFailure::new(FailureKind::Crash, message);
     match receiver.recv_timeout(timeout) {
         Ok(Ok(output)) => Ok(output),
-        Ok(Err(refusal)) => Err(failure(format!(
-            "our oracle refused the file: {}",
-            refusal.reason
-        ))),
-        Err(mpsc::RecvTimeoutError::Timeout) => Err(OracleFailure {
-            kind: FailureKind::Timeout,
-            ..failure(format!(
-                "our oracle did not finish within {} s",
-                timeout.as_secs_f64()
+        Ok(Err(message)) => Err(failure(message)),
+        Err(mpsc::RecvTimeoutError::Timeout) => {
+            scope.stop();
+            Err(OracleFailure::new(
+                FailureKind::Timeout,
+                format!(
+                    "our oracle did not finish within {} s",
+                    timeout.as_secs_f64()
+                ),
             ))
-        }),
+        }
         Err(mpsc::RecvTimeoutError::Disconnected) => {
             Err(failure("our oracle stopped without a result".into()))
         }
     }
 }
 
-enum Event {
-    Exited(std::io::Result<ExitStatus>),
-    Stdout(Vec<u8>),
-    Stderr(Vec<u8>),
-}
-
-fn read_all(mut source: impl Read) -> Vec<u8> {
-    let mut out = Vec::new();
-    let _ = source.read_to_end(&mut out);
-    out
-}
-
-/// Reads a stream to its end, keeping only its last [`STDERR_KEPT`] bytes.
-fn read_tail(mut source: impl Read) -> Vec<u8> {
-    let mut kept = Vec::new();
-    let mut chunk = [0u8; 8192];
-    loop {
-        match source.read(&mut chunk) {
-            Ok(0) | Err(_) => break,
-            Ok(read) => {
-                kept.extend_from_slice(&chunk[..read]);
-                if kept.len() > 2 * STDERR_KEPT {
-                    kept.drain(..kept.len() - STDERR_KEPT);
-                }
-            }
-        }
-    }
-    if kept.len() > STDERR_KEPT {
-        kept.drain(..kept.len() - STDERR_KEPT);
-    }
-    kept
-}
-
-fn run_command(command: &str, input: &[u8], timeout: Duration) -> Result<Vec<u8>, OracleFailure> {
-    let mut child = Command::new("sh")
-        .arg("-c")
-        .arg(command)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0)
-        .spawn()
-        .map_err(|error| OracleFailure {
-            kind: FailureKind::Crash,
-            message: format!("cannot start the oracle command: {error}"),
-            stderr: None,
-        })?;
-    let pid = child.id();
-    let (events, received) = mpsc::channel();
-    if let Some(mut stdin) = child.stdin.take() {
-        let input = input.to_vec();
-        // An oracle that exits without reading its input is not our error.
-        thread::spawn(move || {
-            let _ = stdin.write_all(&input);
-        });
-    }
-    if let Some(stdout) = child.stdout.take() {
-        let events = events.clone();
-        thread::spawn(move || events.send(Event::Stdout(read_all(stdout))));
-    }
-    if let Some(stderr) = child.stderr.take() {
-        let events = events.clone();
-        thread::spawn(move || events.send(Event::Stderr(read_tail(stderr))));
-    }
-    thread::spawn(move || events.send(Event::Exited(child.wait())));
-
-    let mut deadline = Instant::now() + timeout;
-    let mut timed_out = false;
-    let (mut status, mut stdout, mut stderr) = (None, None, None);
-    while status.is_none() || stdout.is_none() || stderr.is_none() {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match received.recv_timeout(left) {
-            Ok(Event::Exited(result)) => status = Some(result),
-            Ok(Event::Stdout(bytes)) => stdout = Some(bytes),
-            Ok(Event::Stderr(bytes)) => stderr = Some(bytes),
-            Err(mpsc::RecvTimeoutError::Timeout) if !timed_out => {
-                kill_group(pid);
-                timed_out = true;
-                deadline = Instant::now() + KILL_GRACE;
-            }
-            // Something outside the group still holds a pipe; give up on it.
-            Err(_) => break,
-        }
-    }
-    let stderr_text = stderr.map(|bytes| String::from_utf8_lossy(&bytes).into_owned());
-    // What went wrong first decides the kind: a timeout, then the exit,
-    // then what was printed.
-    let kind = match &status {
-        _ if timed_out => FailureKind::Timeout,
-        Some(Ok(status)) if status.success() => FailureKind::InvalidOutput,
-        _ => FailureKind::Crash,
-    };
-    let fail = |message: String| OracleFailure {
-        kind,
-        message,
-        stderr: stderr_text.clone(),
-    };
-    if timed_out {
-        return Err(fail(format!(
-            "the oracle did not finish within {} s and was killed",
-            timeout.as_secs_f64()
-        )));
-    }
-    match status {
-        Some(Ok(status)) if status.success() => {}
-        Some(Ok(status)) => {
-            return Err(fail(match (status.code(), status.signal()) {
-                (Some(code), _) => format!("the oracle exited with status {code}"),
-                (None, Some(signal)) => format!("the oracle was killed by signal {signal}"),
-                _ => format!("the oracle failed: {status}"),
-            }))
-        }
-        Some(Err(error)) => return Err(fail(format!("cannot wait for the oracle: {error}"))),
-        None => return Err(fail("the oracle's exit was never seen".into())),
-    }
-    let stdout = stdout.unwrap_or_default();
-    if let Err(error) = golden::split_elements(&stdout) {
-        let trimmed = stdout.iter().position(|b| !b.is_ascii_whitespace());
-        let message = match trimmed.map(|at| stdout[at]) {
-            None => "the oracle printed nothing on stdout".to_owned(),
-            Some(b'[') => format!("the oracle printed an incomplete or malformed array: {error}"),
-            Some(_) => format!("the oracle printed no JSON array: {error}"),
-        };
-        return Err(fail(message));
-    }
-    Ok(stdout)
-}
-
 #[cfg(test)]
 mod tests {
+    use super::command::STDERR_KEPT;
     use super::*;
+    use std::time::Instant;
+
+    fn options(timeout_ms: u64) -> OracleOptions {
+        OracleOptions::new(Duration::from_millis(timeout_ms), FUZZ_MAX_OUTPUT)
+    }
 
     fn run(command: &str, timeout_ms: u64) -> Result<Vec<u8>, OracleFailure> {
-        Oracle::Command(command.into()).run(b"[1,2]", Duration::from_millis(timeout_ms))
+        Oracle::Command(command.into()).run(b"[1,2]", options(timeout_ms))
     }
 
     #[test]
@@ -355,18 +349,135 @@ mod tests {
     #[test]
     fn in_process_oracle() {
         assert_eq!(
-            Oracle::InProcess
-                .run(b"[5]", Duration::from_secs(60))
-                .unwrap(),
+            Oracle::InProcess.run(b"[5]", options(60_000)).unwrap(),
             br#"[{"threw":true,"message":"case must be a JSON object"}]"#
         );
-        let refusal = Oracle::InProcess
-            .run(b"{}", Duration::from_secs(60))
-            .unwrap_err();
+        let refusal = Oracle::InProcess.run(b"{}", options(60_000)).unwrap_err();
         assert!(refusal.message.contains("not a JSON array"));
         assert_eq!(refusal.kind, FailureKind::Crash);
         assert_eq!(FailureKind::InvalidOutput.to_string(), "invalid-output");
         assert_eq!(FailureKind::Crash.as_str(), "crash");
         assert_eq!(FailureKind::Timeout.as_str(), "timeout");
+    }
+
+    #[test]
+    fn a_stop_sends_sigterm_first_and_sigkill_after_the_grace() {
+        let limits = |grace_ms| OracleOptions {
+            kill_grace: Duration::from_millis(grace_ms),
+            ..options(200)
+        };
+        // The trap runs: the oracle's own cleanup gets its chance.
+        let trapping = "trap 'echo cleaned up >&2; exit 7' TERM; sleep 30 & wait";
+        let failure = Oracle::Command(trapping.into())
+            .run(b"[]", limits(10_000))
+            .unwrap_err();
+        assert_eq!(failure.kind, FailureKind::Timeout);
+        assert_eq!(failure.stderr.as_deref(), Some("cleaned up\n"));
+        // One that ignores SIGTERM (its sleep too) is killed after the grace.
+        let started = Instant::now();
+        let failure = Oracle::Command("trap '' TERM; sleep 30".into())
+            .run(b"[]", limits(300))
+            .unwrap_err();
+        let took = started.elapsed();
+        assert_eq!(failure.kind, FailureKind::Timeout);
+        assert!(
+            took >= Duration::from_millis(500) && took < Duration::from_secs(3),
+            "{took:?}"
+        );
+    }
+
+    #[test]
+    fn output_past_the_cap_stops_the_oracle() {
+        let capped = OracleOptions {
+            max_output: 1 << 20,
+            ..options(60_000)
+        };
+        let started = Instant::now();
+        let failure = Oracle::Command("echo starting >&2; cat /dev/zero".into())
+            .run(b"[]", capped)
+            .unwrap_err();
+        assert!(started.elapsed() < Duration::from_secs(5));
+        assert_eq!(failure.kind, FailureKind::InvalidOutput);
+        assert_eq!(
+            failure.message,
+            "the oracle printed more than 1 MiB on stdout and was stopped (--max-output sets the limit)"
+        );
+        assert_eq!(failure.stderr.as_deref(), Some("starting\n"));
+        // Exactly the cap is allowed.
+        let exact = OracleOptions {
+            max_output: 7,
+            ..options(60_000)
+        };
+        assert_eq!(
+            Oracle::Command("cat >/dev/null; printf '[1, 2]\\n'".into())
+                .run(b"[]", exact)
+                .unwrap(),
+            b"[1, 2]\n"
+        );
+        let failure = Oracle::Command("cat >/dev/null; printf '[1, 22]\\n'".into())
+            .run(b"[]", exact)
+            .unwrap_err();
+        assert!(
+            failure.message.contains("more than 7 bytes"),
+            "{}",
+            failure.message
+        );
+    }
+
+    #[test]
+    fn sizes() {
+        for (text, size) in [
+            ("1", 1),
+            ("1000000", 1_000_000),
+            ("64M", 64 << 20),
+            ("64m", 64 << 20),
+            ("64MiB", 64 << 20),
+            ("64MB", 64 << 20),
+            ("1G", 1 << 30),
+            ("2T", 2 << 40),
+            ("512K", 512 << 10),
+            ("512kib", 512 << 10),
+            ("5B", 5),
+        ] {
+            assert_eq!(parse_size(text), Ok(size), "{text}");
+        }
+        for bad in ["", "M", "1.5G", "-1", "64X", "64 M", "1iB", "64MiBB"] {
+            assert_eq!(
+                parse_size(bad),
+                Err(format!(
+                    "not a size: {bad:?} (try 64M, 1G, or a number of bytes)"
+                )),
+                "{bad}"
+            );
+        }
+        assert_eq!(parse_size("0M"), Err("not a positive size: \"0M\"".into()));
+        assert_eq!(
+            parse_size("99999999999T"),
+            Err("too large a size: \"99999999999T\"".into())
+        );
+        assert_eq!(format_size(64 << 20), "64 MiB");
+        assert_eq!(format_size(1 << 30), "1 GiB");
+        assert_eq!(format_size(1536), "1536 bytes");
+        assert_eq!(format_size(3 << 10), "3 KiB");
+        assert_eq!(format_size(1_000_000), "1000000 bytes");
+        assert_eq!(format_size(1), "1 byte");
+        assert_eq!(format_size(0), "0 bytes");
+    }
+
+    #[test]
+    fn the_corpus_cap_is_16_times_its_largest_file_and_at_least_64_mib() {
+        let dir = tempfile::tempdir().unwrap();
+        let (cases, golden) = (dir.path().join("cases"), dir.path().join("golden"));
+        std::fs::create_dir_all(cases.join("sub")).unwrap();
+        std::fs::create_dir_all(&golden).unwrap();
+        assert_eq!(corpus_max_output(&[&cases, &golden]), 64 << 20);
+        assert_eq!(corpus_max_output(&[&dir.path().join("missing")]), 64 << 20);
+        let big = std::fs::File::create(cases.join("sub/big.json")).unwrap();
+        big.set_len(5 << 20).unwrap();
+        std::fs::write(golden.join("a.json"), "[]").unwrap();
+        assert_eq!(corpus_max_output(&[&cases, &golden]), 80 << 20);
+        let bigger = std::fs::File::create(golden.join("b.json")).unwrap();
+        bigger.set_len(6 << 20).unwrap();
+        assert_eq!(corpus_max_output(&[&cases, &golden]), 96 << 20);
     }
 }

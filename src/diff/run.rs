@@ -11,7 +11,6 @@
 use std::collections::{BTreeMap, HashSet};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use super::arrays::{self, InputError};
 use super::cases::CaseFile;
@@ -19,7 +18,7 @@ use super::compare::{compare_elements, Comparison, Verdict};
 use super::corpus::{Corpus, Entry as FileEntry};
 use super::identity::{CaseId, CaseKey};
 use super::ledger::{self, Entry, Ledger};
-use super::oracle::Oracle;
+use super::oracle::{Oracle, OracleOptions};
 use super::record::build::{self, Compared};
 use super::record::CaseState;
 use super::redact::Secrets;
@@ -39,8 +38,8 @@ pub struct RunArgs {
     /// `--ledger`: the ledger's path (default: beside the cases, when
     /// that file exists).
     pub ledger: Option<PathBuf>,
-    /// How long one oracle run may take.
-    pub timeout: Duration,
+    /// How long one oracle run may take, and how much it may print.
+    pub limits: OracleOptions,
     /// How to report.
     pub report: ReportOptions,
 }
@@ -327,7 +326,7 @@ fn run_file<C: Consumer>(
         Some(positions) => cases.array_of(positions),
         None => cases.bytes.clone(),
     };
-    let output = match args.oracle.run(&input, args.timeout) {
+    let output = match args.oracle.run(&input, args.limits) {
         Ok(output) => output,
         Err(failure) => {
             // An oracle may echo its input on stderr, tokens included.

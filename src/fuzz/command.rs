@@ -10,7 +10,7 @@ use super::regression::{FileStatus, RegressionFile};
 use super::runner::{fuzz, BatchOracle, DivergenceGroup, FuzzConfig, FuzzReport};
 use super::tree::Node;
 use crate::diff::arrays::InputError;
-use crate::diff::oracle::{FailureKind, Oracle, OracleFailure};
+use crate::diff::oracle::{FailureKind, Oracle, OracleFailure, OracleOptions};
 use crate::js::{to_json, JsString, Object, Value};
 use crate::ops::OPS;
 
@@ -33,23 +33,23 @@ pub struct FuzzArgs {
     pub batch_size: usize,
     /// Where minimized cases go.
     pub out_dir: PathBuf,
-    /// How long one oracle run may take.
-    pub timeout: Duration,
+    /// How long one oracle run may take, and how much it may print.
+    pub limits: OracleOptions,
     /// Print a JSON report instead of the human one.
     pub json: bool,
     /// Print the closing summary line alone (human report).
     pub quiet: bool,
 }
 
-/// A command oracle with its timeout.
+/// An oracle with its limits.
 struct TimedOracle {
     oracle: Oracle,
-    timeout: Duration,
+    limits: OracleOptions,
 }
 
 impl BatchOracle for TimedOracle {
     fn run(&self, batch: &[u8]) -> Result<Vec<u8>, OracleFailure> {
-        self.oracle.run(batch, self.timeout)
+        self.oracle.run(batch, self.limits)
     }
 }
 
@@ -124,7 +124,7 @@ pub fn fuzz_command(
     let _ = writeln!(progress, "fuzz: seed {seed} (replay with --seed {seed})");
     let left = TimedOracle {
         oracle: Oracle::Command(args.left.clone()),
-        timeout: args.timeout,
+        limits: args.limits,
     };
     // Our own oracle runs on a thread under the same timeout, so that even
     // a hang of ours is a finding rather than the end of the session.
@@ -133,7 +133,7 @@ pub fn fuzz_command(
             .right
             .clone()
             .map_or(Oracle::InProcess, Oracle::Command),
-        timeout: args.timeout,
+        limits: args.limits,
     };
     let report = fuzz(&config, &left, &right, progress).map_err(InputError::new)?;
     if args.json {
@@ -407,7 +407,10 @@ mod tests {
             duration: None,
             batch_size: 1,
             out_dir: PathBuf::from("/nonexistent"),
-            timeout: Duration::from_secs(1),
+            limits: OracleOptions::new(
+                Duration::from_secs(1),
+                crate::diff::oracle::FUZZ_MAX_OUTPUT,
+            ),
             json: false,
             quiet: false,
         };

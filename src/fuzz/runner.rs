@@ -49,7 +49,10 @@ impl<F: Fn(&[u8]) -> Result<Vec<u8>, OracleFailure>> BatchOracle for Classified<
 
 /// Our own oracle, in this process.
 pub fn in_process(batch: &[u8]) -> Result<Vec<u8>, String> {
-    crate::batch::run_batch_bytes(batch).map_err(|refusal| refusal.reason)
+    crate::batch::run_batch_bytes(batch).map_err(|error| match error {
+        crate::batch::BatchError::Refused(refusal) => refusal.reason,
+        output => output.to_string(),
+    })
 }
 
 /// What to fuzz, and for how long.

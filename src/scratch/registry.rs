@@ -124,6 +124,15 @@ impl ScratchScope {
         ScratchScope { inner }
     }
 
+    /// The scope this thread's directories belong to: the one it
+    /// [`enter`](Self::enter)ed, or the process's default. A thread that
+    /// hands work to another (as the batch does, for its deep stack)
+    /// enters this scope there, so that the work's directories stay where
+    /// the caller can stop them.
+    pub fn current() -> ScratchScope {
+        ScratchScope { inner: current() }
+    }
+
     /// Runs `work` on this thread with every scratch directory it makes
     /// belonging to this scope. The thread's pooled directories are
     /// removed before and after, so none outlives its scope.

@@ -1,0 +1,328 @@
+//! An oracle command: `sh -c CMD` in a process group of its own, the case
+//! file on its stdin, its stdout read up to `--max-output`, the end of
+//! its stderr kept. On timeout, or when its stdout passes the cap, the
+//! group gets SIGTERM, and SIGKILL after the grace, unless it is done
+//! (exited, its output closed) before.
+
+use std::io::{self, Read, Write};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use super::groups::{self, SpawnError};
+use super::{format_size, FailureKind, OracleFailure, OracleOptions};
+use crate::diff::golden;
+
+/// How much of an oracle's stderr a report keeps: the end of it.
+pub(super) const STDERR_KEPT: usize = 16 * 1024;
+
+/// After SIGKILL, how long to wait for the pipes to close: something
+/// outside the group may hold them.
+const PIPE_WAIT: Duration = Duration::from_secs(2);
+
+/// How stdout is read: in chunks of this size, into a buffer that grows
+/// no further than the cap.
+const CHUNK: usize = 64 * 1024;
+
+enum Event {
+    Exited,
+    Stdout(Result<Vec<u8>, Unread>),
+    Stderr(Vec<u8>),
+}
+
+/// Why stdout was not read to its end.
+#[derive(Debug, PartialEq, Eq)]
+enum Unread {
+    /// It passed the cap.
+    TooLarge,
+    /// Memory for it could not be had.
+    NoMemory(usize),
+}
+
+/// Reads a stream to its end, or until it passes `cap` bytes; then the
+/// stream is closed (the writer gets EPIPE) and what was read dropped.
+/// Memory is asked for fallibly, so that an oracle's output can never
+/// abort this process.
+fn read_capped(mut source: impl Read, cap: u64) -> Result<Vec<u8>, Unread> {
+    let cap = usize::try_from(cap).unwrap_or(usize::MAX);
+    let mut out: Vec<u8> = Vec::new();
+    let mut chunk = vec![0u8; CHUNK];
+    loop {
+        let read = match source.read(&mut chunk) {
+            Ok(0) => return Ok(out),
+            Ok(read) => read,
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+            // A broken pipe or the like: what came is what there is.
+            Err(_) => return Ok(out),
+        };
+        if read > cap - out.len() {
+            return Err(Unread::TooLarge);
+        }
+        if out.capacity() - out.len() < read {
+            // Doubling, but never past the cap.
+            let wanted = (out.len() + read).max(2 * out.capacity()).min(cap);
+            out.try_reserve_exact(wanted - out.len())
+                .map_err(|_| Unread::NoMemory(wanted))?;
+        }
+        out.extend_from_slice(&chunk[..read]);
+    }
+}
+
+/// Reads a stream to its end, keeping only its last [`STDERR_KEPT`] bytes.
+fn read_tail(mut source: impl Read) -> Vec<u8> {
+    let mut kept = Vec::new();
+    let mut chunk = [0u8; 8192];
+    loop {
+        match source.read(&mut chunk) {
+            Ok(0) => break,
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+            Err(_) => break,
+            Ok(read) => {
+                kept.extend_from_slice(&chunk[..read]);
+                if kept.len() > 2 * STDERR_KEPT {
+                    kept.drain(..kept.len() - STDERR_KEPT);
+                }
+            }
+        }
+    }
+    if kept.len() > STDERR_KEPT {
+        kept.drain(..kept.len() - STDERR_KEPT);
+    }
+    kept
+}
+
+/// Why the oracle was stopped.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stop {
+    Timeout,
+    TooLarge,
+}
+
+/// Where a stop stands.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    Running,
+    /// SIGTERM sent; SIGKILL at the deadline.
+    Terminating,
+    /// SIGKILL sent; at the deadline we give up waiting for the pipes.
+    Killed,
+}
+
+pub(super) fn run_command(
+    command: &str,
+    input: &[u8],
+    options: OracleOptions,
+) -> Result<Vec<u8>, OracleFailure> {
+    let mut spawn = Command::new("sh");
+    spawn
+        .arg("-c")
+        .arg(command)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0);
+    let (mut child, group) = groups::spawn(&mut spawn, options.kill_grace).map_err(|error| {
+        OracleFailure::new(
+            FailureKind::Crash,
+            match error {
+                SpawnError::Stopping => {
+                    "parity-diff is stopping; the oracle was not started".into()
+                }
+                SpawnError::Io(error) => format!("cannot start the oracle command: {error}"),
+            },
+        )
+    })?;
+    let (events, received) = mpsc::channel();
+    if let Some(mut stdin) = child.stdin.take() {
+        let input = input.to_vec();
+        // An oracle that exits without reading its input is not our error.
+        thread::spawn(move || {
+            let _ = stdin.write_all(&input);
+        });
+    }
+    // Each stream counts as closed once its reader is done, whether or not
+    // its pipe was there.
+    {
+        let (events, group) = (events.clone(), group.clone());
+        let stdout = child.stdout.take();
+        let cap = options.max_output;
+        thread::spawn(move || {
+            let read = stdout.map_or(Ok(Vec::new()), |stdout| read_capped(stdout, cap));
+            group.stream_closed();
+            events.send(Event::Stdout(read))
+        });
+    }
+    {
+        let (events, group) = (events.clone(), group.clone());
+        let stderr = child.stderr.take();
+        thread::spawn(move || {
+            let tail = stderr.map(read_tail).unwrap_or_default();
+            group.stream_closed();
+            events.send(Event::Stderr(tail))
+        });
+    }
+    {
+        let group = group.clone();
+        thread::spawn(move || {
+            groups::wait_exit(&group);
+            events.send(Event::Exited)
+        });
+    }
+
+    let mut phase = Phase::Running;
+    let mut stop = None;
+    let mut deadline = Instant::now() + options.timeout;
+    let (mut exited, mut stdout, mut stderr) = (false, None, None);
+    loop {
+        if exited && stdout.is_some() && stderr.is_some() {
+            if phase == Phase::Terminating {
+                // Done within the grace: whatever left the group's
+                // output (a daemon) goes now.
+                groups::kill(&group);
+            }
+            break;
+        }
+        let left = deadline.saturating_duration_since(Instant::now());
+        match received.recv_timeout(left) {
+            Ok(Event::Exited) => exited = true,
+            Ok(Event::Stdout(read)) => {
+                if read == Err(Unread::TooLarge) && phase == Phase::Running {
+                    stop = Some(Stop::TooLarge);
+                    groups::terminate(&group);
+                    phase = Phase::Terminating;
+                    deadline = Instant::now() + options.kill_grace;
+                }
+                stdout = Some(read);
+            }
+            Ok(Event::Stderr(tail)) => stderr = Some(tail),
+            Err(mpsc::RecvTimeoutError::Timeout) => match phase {
+                Phase::Running => {
+                    stop = Some(Stop::Timeout);
+                    groups::terminate(&group);
+                    phase = Phase::Terminating;
+                    deadline = Instant::now() + options.kill_grace;
+                }
+                Phase::Terminating => {
+                    groups::kill(&group);
+                    phase = Phase::Killed;
+                    deadline = Instant::now() + PIPE_WAIT;
+                }
+                // Something outside the group still holds a pipe; give up on it.
+                Phase::Killed => break,
+            },
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        }
+    }
+    // A leader that has not exited even after SIGKILL stays registered
+    // (and unreaped), which is harmless.
+    let status = if exited {
+        groups::release(&group, &mut child)
+    } else {
+        None
+    };
+    let stderr_text = stderr.map(|bytes| String::from_utf8_lossy(&bytes).into_owned());
+    let fail = |kind: FailureKind, message: String| OracleFailure {
+        kind,
+        message,
+        stderr: stderr_text.clone(),
+    };
+    // What went wrong first decides the kind: a stop, then the exit,
+    // then what was printed.
+    match stop {
+        Some(Stop::Timeout) => {
+            return Err(fail(
+                FailureKind::Timeout,
+                format!(
+                    "the oracle did not finish within {} s and was killed",
+                    options.timeout.as_secs_f64()
+                ),
+            ))
+        }
+        Some(Stop::TooLarge) => {
+            return Err(fail(
+                FailureKind::InvalidOutput,
+                format!(
+                    "the oracle printed more than {} on stdout and was stopped \
+                     (--max-output sets the limit)",
+                    format_size(options.max_output)
+                ),
+            ))
+        }
+        None => {}
+    }
+    match status {
+        Some(Ok(status)) if status.success() => {}
+        Some(Ok(status)) => {
+            return Err(fail(
+                FailureKind::Crash,
+                match (status.code(), status.signal()) {
+                    (Some(code), _) => format!("the oracle exited with status {code}"),
+                    (None, Some(signal)) => format!("the oracle was killed by signal {signal}"),
+                    _ => format!("the oracle failed: {status}"),
+                },
+            ))
+        }
+        Some(Err(error)) => {
+            return Err(fail(
+                FailureKind::Crash,
+                format!("cannot wait for the oracle: {error}"),
+            ))
+        }
+        None if exited => {
+            return Err(fail(
+                FailureKind::Crash,
+                "parity-diff is stopping; the oracle was stopped".into(),
+            ))
+        }
+        None => {
+            return Err(fail(
+                FailureKind::Crash,
+                "the oracle's exit was never seen".into(),
+            ))
+        }
+    }
+    let stdout = match stdout {
+        Some(Ok(stdout)) => stdout,
+        Some(Err(Unread::NoMemory(size))) => {
+            return Err(fail(
+                FailureKind::InvalidOutput,
+                format!(
+                    "cannot hold the oracle's output: no memory for {}",
+                    format_size(size as u64)
+                ),
+            ))
+        }
+        // Seen and stopped above.
+        Some(Err(Unread::TooLarge)) | None => Vec::new(),
+    };
+    if let Err(error) = golden::split_elements(&stdout) {
+        let trimmed = stdout.iter().position(|b| !b.is_ascii_whitespace());
+        let message = match trimmed.map(|at| stdout[at]) {
+            None => "the oracle printed nothing on stdout".to_owned(),
+            Some(b'[') => format!("the oracle printed an incomplete or malformed array: {error}"),
+            Some(_) => format!("the oracle printed no JSON array: {error}"),
+        };
+        return Err(fail(FailureKind::InvalidOutput, message));
+    }
+    Ok(stdout)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stdout_is_read_up_to_its_cap_and_no_further() {
+        let bytes = vec![b'x'; 300_000];
+        assert_eq!(read_capped(&bytes[..], 300_000).unwrap(), bytes);
+        assert_eq!(read_capped(&bytes[..], 299_999), Err(Unread::TooLarge));
+        assert_eq!(read_capped(&b""[..], 0).unwrap(), b"");
+        assert_eq!(read_capped(&b"x"[..], 0), Err(Unread::TooLarge));
+        // The buffer never grows past the cap, even when doubling would.
+        let mut chunked = std::io::Cursor::new(vec![b'y'; 3 * CHUNK]);
+        let read = read_capped(&mut chunked, 3 * CHUNK as u64).unwrap();
+        assert_eq!(read.capacity(), 3 * CHUNK);
+    }
+}

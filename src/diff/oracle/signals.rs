@@ -1,0 +1,97 @@
+//! `parity-diff`'s own signals. SIGINT, SIGTERM and SIGHUP stop every
+//! oracle it runs, as a timeout does (SIGTERM to each process group, then
+//! SIGKILL after the grace; a second signal cuts the grace short), remove
+//! the scratch directories of our in-process oracle, and end the process
+//! with 128 + the signal: 130, 143, 129.
+//!
+//! The work runs on a thread of its own that waits for the signals
+//! (`signal_hook`'s iterator), never in a signal handler: none of it is
+//! async-signal-safe.
+
+use std::io::{self, Write};
+use std::thread::JoinHandle;
+
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+use signal_hook::iterator::{Handle, Signals};
+
+use super::groups;
+use crate::scratch;
+
+/// The signals that stop `parity-diff`.
+const SIGNALS: [i32; 3] = [SIGINT, SIGTERM, SIGHUP];
+
+fn signal_name(signal: i32) -> &'static str {
+    match signal {
+        SIGINT => "SIGINT",
+        SIGTERM => "SIGTERM",
+        SIGHUP => "SIGHUP",
+        _ => "a signal",
+    }
+}
+
+/// Keeps the handlers installed. Dropping it waits for a stop that has
+/// begun (which ends the process), so that a run that finishes while its
+/// oracles are being stopped cannot end the process first, with its own
+/// status and the oracles still running.
+pub struct SignalGuard {
+    handle: Handle,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Drop for SignalGuard {
+    fn drop(&mut self) {
+        self.handle.close();
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// Makes every thread allocate from one glibc malloc arena. glibc gives
+/// each thread that allocates an arena of its own, and each reserves
+/// 64 MiB of address space: with the report's thread, the in-process
+/// oracle's and an oracle command's readers that made parity-diff's
+/// address space 360 MB before any work, so that under `ulimit -v 256M`
+/// our own batch's thread could not start. Small blocks still come from
+/// each thread's own cache without a lock. Call it first, before any
+/// thread starts.
+pub fn limit_malloc_arenas() {
+    #[cfg(target_env = "gnu")]
+    // SAFETY: mallopt changes a setting of the allocator; no thread runs yet.
+    unsafe {
+        libc::mallopt(libc::M_ARENA_MAX, 1);
+    }
+}
+
+/// Installs the handlers for SIGINT, SIGTERM and SIGHUP; they stay until
+/// the guard is dropped. Call it once, before any oracle runs.
+pub fn install_signal_handlers() -> io::Result<SignalGuard> {
+    let mut signals = Signals::new(SIGNALS)?;
+    let handle = signals.handle();
+    let thread = std::thread::Builder::new()
+        .name("signals".into())
+        .spawn(move || {
+            let first = signals.forever().next();
+            if let Some(signal) = first {
+                // The in-process oracle's directories first: that takes
+                // milliseconds, the oracle groups' grace takes seconds.
+                scratch::remove_all();
+                let stopped = groups::shut_down(|| signals.pending().next().is_some());
+                let _ = writeln!(
+                    io::stderr(),
+                    "parity-diff: interrupted by {}{}",
+                    signal_name(signal),
+                    match stopped {
+                        0 => String::new(),
+                        1 => " (1 oracle stopped)".to_owned(),
+                        n => format!(" ({n} oracles stopped)"),
+                    }
+                );
+                std::process::exit(128 + signal);
+            }
+        })?;
+    Ok(SignalGuard {
+        handle,
+        thread: Some(thread),
+    })
+}
