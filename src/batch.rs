@@ -16,6 +16,7 @@ use crate::js::{write_value, JsonReader, ParseError, TextMode, Value};
 use crate::js_concat;
 use crate::ops::{self, threw};
 
+pub mod allocator;
 mod spool;
 mod stdio;
 
