@@ -45,7 +45,8 @@ struct ReportFlags {
     /// Colour: auto means on a terminal unless NO_COLOR is set.
     #[arg(long, global = true, value_enum, default_value_t = ColorArg::Auto)]
     color: ColorArg,
-    /// Human format: how many groups of alike failures to print.
+    /// Human and Markdown formats: how many groups of alike failures to
+    /// print.
     #[arg(long, global = true, value_name = "N", default_value_t = DEFAULT_MAX_FAILURES)]
     max_failures: usize,
 }
@@ -55,6 +56,7 @@ enum FormatArg {
     Human,
     Json,
     Junit,
+    Markdown,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -273,6 +275,7 @@ impl ReportFlags {
             FormatArg::Human => Format::Human,
             FormatArg::Json => Format::Json,
             FormatArg::Junit => Format::Junit,
+            FormatArg::Markdown => Format::Markdown,
         }
     }
 
@@ -300,6 +303,14 @@ impl ReportFlags {
     /// Refuses `--format junit` for a command without test cases to report.
     fn no_junit(&self, command: &str) -> anyhow::Result<()> {
         if matches!(self.format, FormatArg::Junit) {
+            bail!("{command} reports in human, json or markdown format only");
+        }
+        Ok(())
+    }
+
+    /// Refuses the formats of case reports for a command without one.
+    fn human_or_json(&self, command: &str) -> anyhow::Result<()> {
+        if !matches!(self.format, FormatArg::Human | FormatArg::Json) {
             bail!("{command} reports in human or json format only");
         }
         Ok(())
@@ -386,7 +397,7 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
             force,
             run,
         } => {
-            report.no_junit("bless")?;
+            report.human_or_json("bless")?;
             let args = BlessArgs {
                 reference,
                 corpus: corpus.corpus(None)?,
@@ -410,7 +421,7 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
             batch_size,
             run,
         } => {
-            report.no_junit("fuzz")?;
+            report.human_or_json("fuzz")?;
             let args = FuzzArgs {
                 left,
                 right,

@@ -110,3 +110,27 @@ pub fn golden_of(elements: &[&str]) -> String {
         format!("[\n{}\n]\n", elements.join(",\n"))
     }
 }
+
+/// Markdown that renders as meant: every fenced code block closes (a line
+/// of at least as many backticks and nothing else), every `<details>`
+/// closes, and nothing links anywhere.
+pub fn assert_markdown_well_formed(markdown: &str) {
+    let mut open: Option<usize> = None;
+    for line in markdown.lines() {
+        let ticks = line.chars().take_while(|&c| c == '`').count();
+        match open {
+            None if ticks >= 3 => open = Some(ticks),
+            Some(n) if ticks >= n && line.trim_end().len() == ticks => open = None,
+            _ => {}
+        }
+    }
+    assert_eq!(open, None, "a code block stays open:\n{markdown}");
+    assert_eq!(
+        markdown.matches("<details>").count(),
+        markdown.matches("</details>").count(),
+        "{markdown}"
+    );
+    for link in ["](", "<a ", "http://", "https://"] {
+        assert!(!markdown.contains(link), "a link ({link}):\n{markdown}");
+    }
+}

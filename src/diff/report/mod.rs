@@ -5,7 +5,7 @@
 //! op, failures grouped by signature, orphaned ledger entries) and hands
 //! each event to the chosen format: [`human`] (grouped failures, a per-op
 //! table, coloured on a terminal), [`json`] (the JSON report, format
-//! version 1) or [`junit`]. Whatever must wait is spooled ([`spool`]),
+//! version 1), [`junit`] or [`markdown`]. Whatever must wait is spooled ([`spool`]),
 //! never held whole. The tally decides the exit status: 0 all passed or
 //! accepted, 1 any failure, 2 any usage or input error.
 
@@ -14,6 +14,7 @@ pub mod groups;
 pub mod human;
 pub mod json;
 pub mod junit;
+pub mod markdown;
 pub mod spool;
 
 use std::collections::BTreeMap;
@@ -37,6 +38,8 @@ pub enum Format {
     Json,
     /// JUnit XML.
     Junit,
+    /// GitHub-flavoured Markdown, for a job summary or a PR comment.
+    Markdown,
 }
 
 /// How many failure groups the human report prints by default.
@@ -53,7 +56,7 @@ pub struct ReportOptions {
     pub color: bool,
     /// Count *same value, different bytes* as a pass.
     pub semantic: bool,
-    /// Human format: how many failure groups to print.
+    /// Human and Markdown formats: how many failure groups to print.
     pub max_failures: usize,
 }
 
@@ -406,6 +409,7 @@ impl<W: Write> Sink<W> {
             Format::Human => Box::new(human::Human::new(options)),
             Format::Json => Box::new(json::Json::new(run.clone())),
             Format::Junit => Box::new(junit::Junit::default()),
+            Format::Markdown => Box::new(markdown::Markdown::new(options)),
         };
         let groups = Groups::new(render.shows_groups());
         Sink {
