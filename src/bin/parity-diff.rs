@@ -49,6 +49,10 @@ struct ReportFlags {
     /// print.
     #[arg(long, global = true, value_name = "N", default_value_t = DEFAULT_MAX_FAILURES)]
     max_failures: usize,
+    /// GitHub Actions annotations (workflow commands on stderr) for the
+    /// first failure groups: auto means when GITHUB_ACTIONS=true.
+    #[arg(long, global = true, value_enum, default_value_t = AnnotateArg::Auto)]
+    annotate: AnnotateArg,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -57,6 +61,13 @@ enum FormatArg {
     Json,
     Junit,
     Markdown,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum AnnotateArg {
+    Auto,
+    Github,
+    None,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -279,6 +290,14 @@ impl ReportFlags {
         }
     }
 
+    fn annotate(&self) -> bool {
+        match self.annotate {
+            AnnotateArg::Github => true,
+            AnnotateArg::None => false,
+            AnnotateArg::Auto => std::env::var_os("GITHUB_ACTIONS").is_some_and(|v| v == "true"),
+        }
+    }
+
     fn color(&self) -> bool {
         match self.color {
             ColorArg::Always => true,
@@ -297,6 +316,9 @@ impl ReportFlags {
             color: self.color(),
             semantic: verdict.semantic,
             max_failures: self.max_failures,
+            annotate: self.annotate(),
+            // Written only when GITHUB_STEP_SUMMARY names a file.
+            step_summary: true,
         }
     }
 

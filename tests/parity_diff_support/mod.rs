@@ -22,8 +22,9 @@ impl Ran {
 }
 
 /// Runs parity-diff in `dir` with `args`, `stdin` on its standard input,
-/// and `CI` and `NO_COLOR` removed from its environment unless `env`
-/// sets them.
+/// and `CI`, `NO_COLOR` and GitHub Actions' variables removed from its
+/// environment unless `env` sets them (tests running in GitHub Actions
+/// must not annotate their run or write its summary).
 pub fn run_with(dir: &Path, args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Ran {
     let mut command = Command::new(env!("CARGO_BIN_EXE_parity-diff"));
     command
@@ -31,6 +32,8 @@ pub fn run_with(dir: &Path, args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -
         .current_dir(dir)
         .env_remove("CI")
         .env_remove("NO_COLOR")
+        .env_remove("GITHUB_ACTIONS")
+        .env_remove("GITHUB_STEP_SUMMARY")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
