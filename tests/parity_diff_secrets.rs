@@ -1,10 +1,11 @@
 //! Secrets stay out of every report: an oracle echoing a case file nobody
-//! can read, and a golden argv shifted by one element (issue 14, item 10).
+//! can read, and a golden argv shifted by one element (issue 14, item 10),
+//! in every format, GitHub's annotations and job summary included.
 
 #[path = "parity_diff_support/mod.rs"]
 mod support;
 
-use support::{golden_of, write, Corpus, Ran};
+use support::{golden_of, run_with, write, Corpus, Ran};
 
 /// The planted token number `n`: distinct, and shaped like a token.
 fn token(n: usize) -> String {
@@ -79,10 +80,33 @@ fn an_oracle_echoing_an_unreadable_case_file_prints_no_token() {
     corpus
         .case("secrets.json", &cases)
         .golden("secrets.json", "[]\n");
-    for format in ["human", "json", "junit"] {
-        let ran = corpus.run(&["run", "--oracle", "cat >&2; exit 3", "--format", format]);
+    for format in ["human", "json", "junit", "markdown"] {
+        let summary = corpus.join("summary.md");
+        let ran = run_with(
+            corpus.path(),
+            &["run", "--oracle", "cat >&2; exit 3", "--format", format],
+            b"",
+            &[
+                ("GITHUB_ACTIONS", "true"),
+                ("GITHUB_STEP_SUMMARY", summary.to_str().unwrap()),
+            ],
+        );
         assert_eq!(ran.code, 2, "{format}: {ran:?}");
+        assert!(
+            ran.stderr.starts_with("::error "),
+            "{format}: {}",
+            ran.stderr
+        );
         assert_no_token(&ran, format);
+        let summary = std::fs::read_to_string(summary).unwrap();
+        assert_no_token(
+            &Ran {
+                code: 0,
+                stdout: summary,
+                stderr: String::new(),
+            },
+            "the job summary",
+        );
         // The echo is shown, masked: the test is not passed by silence.
         assert!(
             ran.stdout.contains("remoteConfigEnv"),
@@ -137,19 +161,37 @@ fn a_golden_argv_shifted_by_one_element_prints_no_token() {
         corpus.join("results.json"),
         format!("[{}]", quoted(&shifted)),
     );
-    for format in ["human", "json", "junit"] {
-        let ran = corpus.run(&[
-            "compare",
-            "results.json",
-            "golden.json",
-            "--cases",
-            "cases.json",
-            "--format",
-            format,
-        ]);
+    for format in ["human", "json", "junit", "markdown"] {
+        let summary = corpus.join("summary.md");
+        let ran = run_with(
+            corpus.path(),
+            &[
+                "compare",
+                "results.json",
+                "golden.json",
+                "--cases",
+                "cases.json",
+                "--format",
+                format,
+            ],
+            b"",
+            &[
+                ("GITHUB_ACTIONS", "true"),
+                ("GITHUB_STEP_SUMMARY", summary.to_str().unwrap()),
+            ],
+        );
         assert_eq!(ran.code, 1, "{format}: {ran:?}");
         assert!(
-            !ran.stdout.contains(secret) && !ran.stderr.contains(secret),
+            ran.stderr.starts_with("::error "),
+            "{format}: {}",
+            ran.stderr
+        );
+        let summary = std::fs::read_to_string(summary).unwrap();
+        assert!(summary.contains("--workspace"), "{summary}");
+        assert!(
+            !ran.stdout.contains(secret)
+                && !ran.stderr.contains(secret)
+                && !summary.contains(secret),
             "{format}: the token both sides hold was printed:\n{}",
             ran.stdout
         );

@@ -45,9 +45,14 @@ struct ReportFlags {
     /// Colour: auto means on a terminal unless NO_COLOR is set.
     #[arg(long, global = true, value_enum, default_value_t = ColorArg::Auto)]
     color: ColorArg,
-    /// Human format: how many groups of alike failures to print.
+    /// Human and Markdown formats: how many groups of alike failures to
+    /// print.
     #[arg(long, global = true, value_name = "N", default_value_t = DEFAULT_MAX_FAILURES)]
     max_failures: usize,
+    /// GitHub Actions annotations (workflow commands on stderr) for the
+    /// first failure groups: auto means when GITHUB_ACTIONS=true.
+    #[arg(long, global = true, value_enum, default_value_t = AnnotateArg::Auto)]
+    annotate: AnnotateArg,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -55,6 +60,14 @@ enum FormatArg {
     Human,
     Json,
     Junit,
+    Markdown,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum AnnotateArg {
+    Auto,
+    Github,
+    None,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -299,6 +312,15 @@ impl ReportFlags {
             FormatArg::Human => Format::Human,
             FormatArg::Json => Format::Json,
             FormatArg::Junit => Format::Junit,
+            FormatArg::Markdown => Format::Markdown,
+        }
+    }
+
+    fn annotate(&self) -> bool {
+        match self.annotate {
+            AnnotateArg::Github => true,
+            AnnotateArg::None => false,
+            AnnotateArg::Auto => std::env::var_os("GITHUB_ACTIONS").is_some_and(|v| v == "true"),
         }
     }
 
@@ -320,12 +342,23 @@ impl ReportFlags {
             color: self.color(),
             semantic: verdict.semantic,
             max_failures: self.max_failures,
+            annotate: self.annotate(),
+            // Written only when GITHUB_STEP_SUMMARY names a file.
+            step_summary: true,
         }
     }
 
     /// Refuses `--format junit` for a command without test cases to report.
     fn no_junit(&self, command: &str) -> anyhow::Result<()> {
         if matches!(self.format, FormatArg::Junit) {
+            bail!("{command} reports in human, json or markdown format only");
+        }
+        Ok(())
+    }
+
+    /// Refuses the formats of case reports for a command without one.
+    fn human_or_json(&self, command: &str) -> anyhow::Result<()> {
+        if !matches!(self.format, FormatArg::Human | FormatArg::Json) {
             bail!("{command} reports in human or json format only");
         }
         Ok(())
@@ -414,7 +447,7 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
             force,
             run,
         } => {
-            report.no_junit("bless")?;
+            report.human_or_json("bless")?;
             let limits = run.limits(Some(&corpus))?;
             let args = BlessArgs {
                 reference,
@@ -439,7 +472,7 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
             batch_size,
             run,
         } => {
-            report.no_junit("fuzz")?;
+            report.human_or_json("fuzz")?;
             let args = FuzzArgs {
                 left,
                 right,

@@ -156,7 +156,9 @@ pub fn accept_command(
     let run = &args.run;
     let mut ledger = LedgerUse::open(run.ledger.as_deref(), &run.corpus.cases, true)?
         .ok_or_else(|| InputError::new("no ledger to write"))?;
-    let json = run.report.format == Format::Json;
+    // A JSON or Markdown report is the run's, with the ledger's changes;
+    // otherwise the changes alone are printed.
+    let json = matches!(run.report.format, Format::Json | Format::Markdown);
     let mut options = run.report;
     if !json {
         options.quiet = true;

@@ -22,8 +22,9 @@ impl Ran {
 }
 
 /// Runs parity-diff in `dir` with `args`, `stdin` on its standard input,
-/// and `CI` and `NO_COLOR` removed from its environment unless `env`
-/// sets them.
+/// and `CI`, `NO_COLOR` and GitHub Actions' variables removed from its
+/// environment unless `env` sets them (tests running in GitHub Actions
+/// must not annotate their run or write its summary).
 pub fn run_with(dir: &Path, args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Ran {
     let mut command = Command::new(env!("CARGO_BIN_EXE_parity-diff"));
     command
@@ -31,6 +32,8 @@ pub fn run_with(dir: &Path, args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -
         .current_dir(dir)
         .env_remove("CI")
         .env_remove("NO_COLOR")
+        .env_remove("GITHUB_ACTIONS")
+        .env_remove("GITHUB_STEP_SUMMARY")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -108,5 +111,29 @@ pub fn golden_of(elements: &[&str]) -> String {
         "[]\n".into()
     } else {
         format!("[\n{}\n]\n", elements.join(",\n"))
+    }
+}
+
+/// Markdown that renders as meant: every fenced code block closes (a line
+/// of at least as many backticks and nothing else), every `<details>`
+/// closes, and nothing links anywhere.
+pub fn assert_markdown_well_formed(markdown: &str) {
+    let mut open: Option<usize> = None;
+    for line in markdown.lines() {
+        let ticks = line.chars().take_while(|&c| c == '`').count();
+        match open {
+            None if ticks >= 3 => open = Some(ticks),
+            Some(n) if ticks >= n && line.trim_end().len() == ticks => open = None,
+            _ => {}
+        }
+    }
+    assert_eq!(open, None, "a code block stays open:\n{markdown}");
+    assert_eq!(
+        markdown.matches("<details>").count(),
+        markdown.matches("</details>").count(),
+        "{markdown}"
+    );
+    for link in ["](", "<a ", "http://", "https://"] {
+        assert!(!markdown.contains(link), "a link ({link}):\n{markdown}");
     }
 }

@@ -35,7 +35,8 @@ pub fn entry_text(record: &CaseRecord) -> Option<String> {
     Some(format!("{state}: {}", entry.reason))
 }
 
-fn pretty(element: &str) -> String {
+/// An element pretty-printed (its text as it is when it does not parse).
+pub fn pretty(element: &str) -> String {
     match RawTree::parse(element.as_bytes()) {
         Some(tree) => tree.pretty(),
         None => format!("{element}\n"),

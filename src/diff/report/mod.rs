@@ -5,15 +5,18 @@
 //! op, failures grouped by signature, orphaned ledger entries) and hands
 //! each event to the chosen format: [`human`] (grouped failures, a per-op
 //! table, coloured on a terminal), [`json`] (the JSON report, format
-//! version 1) or [`junit`]. Whatever must wait is spooled ([`spool`]),
-//! never held whole. The tally decides the exit status: 0 all passed or
+//! version 1), [`junit`] or [`markdown`]; [`github`] adds annotations and
+//! a job summary beside any of them. Whatever must wait is spooled
+//! ([`spool`]), never held whole. The tally decides the exit status: 0 all passed or
 //! accepted, 1 any failure, 2 any usage or input error.
 
 pub mod detail;
+pub mod github;
 pub mod groups;
 pub mod human;
 pub mod json;
 pub mod junit;
+pub mod markdown;
 pub mod spool;
 
 use std::collections::BTreeMap;
@@ -37,6 +40,8 @@ pub enum Format {
     Json,
     /// JUnit XML.
     Junit,
+    /// GitHub-flavoured Markdown, for a job summary or a PR comment.
+    Markdown,
 }
 
 /// How many failure groups the human report prints by default.
@@ -53,8 +58,13 @@ pub struct ReportOptions {
     pub color: bool,
     /// Count *same value, different bytes* as a pass.
     pub semantic: bool,
-    /// Human format: how many failure groups to print.
+    /// Human and Markdown formats: how many failure groups to print.
     pub max_failures: usize,
+    /// Print GitHub Actions annotations on standard error.
+    pub annotate: bool,
+    /// Append the Markdown summary to the file `GITHUB_STEP_SUMMARY`
+    /// names, when it names one.
+    pub step_summary: bool,
 }
 
 impl Default for ReportOptions {
@@ -65,6 +75,8 @@ impl Default for ReportOptions {
             color: false,
             semantic: false,
             max_failures: DEFAULT_MAX_FAILURES,
+            annotate: false,
+            step_summary: false,
         }
     }
 }
@@ -406,7 +418,9 @@ impl<W: Write> Sink<W> {
             Format::Human => Box::new(human::Human::new(options)),
             Format::Json => Box::new(json::Json::new(run.clone())),
             Format::Junit => Box::new(junit::Junit::default()),
+            Format::Markdown => Box::new(markdown::Markdown::new(options)),
         };
+        let render = github::wrap(render, options);
         let groups = Groups::new(render.shows_groups());
         Sink {
             out,

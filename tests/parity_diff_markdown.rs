@@ -1,0 +1,333 @@
+//! `--format markdown` through the binary: the example partial port's
+//! report (headline, per-op table with the JSON report's counts, the
+//! failure groups), escaping, file problems and orphaned entries,
+//! `accept` and `compare` in Markdown, and the formats `bless` refuses.
+
+#[path = "parity_diff_support/mod.rs"]
+mod support;
+
+use std::path::Path;
+
+use support::{assert_markdown_well_formed, golden_of, run, Corpus};
+use worker_spawn_oracle::js::{self, TextMode, Value};
+
+const PORT: &str = "python3 examples/partial_port.py";
+
+fn python3() {
+    let found = std::process::Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|output| output.status.success());
+    assert!(found, "these tests need python3 on the PATH");
+}
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn number(value: &Value) -> usize {
+    value.as_number().unwrap() as usize
+}
+
+/// (op, passed, accepted, failed) of a JSON report's byOp, and its
+/// summary's (passed, failed, accepted).
+fn counts(report: &str) -> (Vec<(String, [usize; 3])>, [usize; 3]) {
+    let report = report.to_owned();
+    // The bundled corpus nests 20 000 levels deep: read the report with
+    // our own reader, on a thread with room for it.
+    std::thread::Builder::new()
+        .stack_size(256 * 1024 * 1024)
+        .spawn(move || {
+            let report = js::parse(report.as_bytes(), TextMode::LossyUtf8).unwrap();
+            let by_op = report.get("byOp").as_object().unwrap();
+            let ops = by_op
+                .iter()
+                .map(|(op, tally)| {
+                    let get = |key| number(tally.get(key));
+                    (
+                        op.to_utf8_lossy().into_owned(),
+                        [get("passed"), get("accepted"), get("failed")],
+                    )
+                })
+                .collect();
+            let summary = report.get("summary");
+            let get = |key| number(summary.get(key));
+            (ops, [get("passed"), get("failed"), get("accepted")])
+        })
+        .unwrap()
+        .join()
+        .unwrap()
+}
+
+#[test]
+fn the_example_ports_markdown_report() {
+    python3();
+    let json = run(root(), &["run", "--oracle", PORT, "--format", "json"]);
+    assert_eq!(json.code, 1, "{}", json.stderr);
+    let (ops, [passed, failed, accepted]) = counts(&json.stdout);
+    let ran = run(root(), &["run", "--oracle", PORT, "--format", "markdown"]);
+    assert_eq!(ran.code, 1, "{}", ran.stderr);
+    assert_eq!(ran.stderr, "");
+    let md = &ran.stdout;
+    assert_markdown_well_formed(md);
+    assert!(
+        md.starts_with(&format!(
+            "## ❌ parity-diff run: failed\n\n\
+             **{passed}** passed · **{failed}** failed · **{accepted}** accepted\n\n\
+             Exit status 1: failures ("
+        )),
+        "{md}"
+    );
+    // The per-op table holds the JSON report's counts, with a bar each.
+    assert!(md.contains(
+        "### Per op\n\n| op | passed | accepted | failed | passing |\n|:--|--:|--:|--:|:--|\n"
+    ));
+    let mut plain = 0;
+    for (op, [p, a, f]) in &ops {
+        if op.is_empty() || !op.chars().all(|c| c.is_ascii_alphanumeric()) {
+            continue;
+        }
+        plain += 1;
+        let percent = (p + a) * 100 / (p + a + f);
+        let row = format!("\n| `{op}` | {p} | {a} | {f} | `");
+        let at = md
+            .find(&row)
+            .unwrap_or_else(|| panic!("no row {row:?}:\n{md}"));
+        let line = md[at + 1..].lines().next().unwrap();
+        assert!(line.ends_with(&format!("` {percent}% |")), "{line}");
+    }
+    assert!(plain > 20, "{ops:?}");
+    assert!(md.contains("\n| `envOverlay` | 31 | 0 | 0 | `████████████████████` 100% |\n"));
+    assert!(md.contains(&format!(
+        "\n| **all** | **{passed}** | **{accepted}** | **{failed}** | `"
+    )));
+    assert!(md.contains("\nBars: █ passed, ▒ accepted, ░ failed.\n"));
+    // The ops that implement nothing: one row each.
+    assert!(md.contains(
+        "| op | cases | the port threw |\n|:--|--:|:--|\n| `\"\"` | 1 | `\"not implemented\"` |\n"
+    ));
+    assert!(md.contains("\n| `cliArgs` | 121 | `\"not implemented\"` |\n"));
+    // The rounding bug, in full: where, what, and the details.
+    let group = concat!(
+        "### Failures: 1 group, 1 case\n\n",
+        "#### 1. `readyTimeoutMs: different at /value (golden number, port number)` (1 case)\n\n",
+        "**failed** `cases/env-ready.json:103` `#101 readyTimeoutMs \"readyTimeoutMs: fractional\"`: ",
+        "`different at /value`\n\n",
+        "<details><summary>input, differences, golden and actual</summary>\n\n",
+        "Input:\n\n```json\n",
+        "{\"name\":\"readyTimeoutMs: fractional\",\"op\":\"readyTimeoutMs\",\"configured\":1500.9}\n",
+        "```\n\n",
+        "Differences:\n\n```diff\nat /value\n  golden: 1500\n  actual: 1501\n```\n\n",
+        "Golden:\n\n```json\n{\n  \"defined\": true,\n  \"value\": 1500\n}\n```\n\n",
+        "Actual:\n\n```json\n{\n  \"defined\": true,\n  \"value\": 1501\n}\n```\n\n",
+        "</details>\n\n",
+    );
+    assert!(md.ends_with(group), "{md}");
+}
+
+#[test]
+fn other_peoples_text_is_escaped() {
+    let corpus = Corpus::new();
+    let cases = [
+        r#"{"op":"a|b","name":"pipe | `tick` ``two``","v":1}"#,
+        r#"{"op":"50%:x,y","name":"<b>@someone #12</b>","v":2}"#,
+    ];
+    corpus.case(
+        "we,ird:name.json",
+        &format!("[\n{}\n]\n", cases.join(",\n")),
+    );
+    corpus.golden(
+        "we,ird:name.json",
+        &golden_of(&[
+            r#"{"op":"a|b","name":"pipe | `tick` ``two``","v":"```"}"#,
+            r#"{"op":"50%:x,y","name":"<b>@someone #12</b>","v":3}"#,
+        ]),
+    );
+    let ran = corpus.run(&["run", "--oracle", "cat", "--format", "markdown"]);
+    assert_eq!(ran.code, 1, "{ran:?}");
+    let md = &ran.stdout;
+    assert_markdown_well_formed(md);
+    // In a table, a pipe is escaped even in a code span.
+    assert!(md.contains("\n| `a\\|b` | 0 | 0 | 1 | `"), "{md}");
+    assert!(md.contains("\n| `50%:x,y` | 0 | 0 | 1 | `"), "{md}");
+    // Elsewhere it is not; a span's backticks outnumber the text's.
+    assert!(
+        md.contains("#### 1. `a|b: different at /v (golden string, port number)` (1 case)\n"),
+        "{md}"
+    );
+    assert!(
+        md.contains("**failed** `cases/we,ird:name.json:2` ```#0 a|b \"pipe | `tick` ``two``\"```: `different at /v`\n"),
+        "{md}"
+    );
+    // HTML, mentions and issue references stay code.
+    assert!(md.contains("`#1 50%:x,y \"<b>@someone #12</b>\"`"), "{md}");
+    // A fence outlasts the backticks of the element it holds.
+    assert!(
+        md.contains("Golden:\n\n````json\n{\n  \"op\": \"a|b\",\n  \"name\": \"pipe | `tick` ``two``\",\n  \"v\": \"```\"\n}\n````\n"),
+        "{md}"
+    );
+}
+
+fn problem_corpus() -> Corpus {
+    let corpus = Corpus::new();
+    corpus
+        .case("a.json", "[{\"op\":\"x\",\"name\":\"one\",\"v\":1}]")
+        .golden(
+            "a.json",
+            &golden_of(&["{\"op\":\"x\",\"name\":\"one\",\"v\":2}"]),
+        )
+        .case("b.json", "[{\"op\":\"boom\"}]")
+        .golden("b.json", &golden_of(&["1"]))
+        .case("c.json", "[{\"op\":\"x\"}]")
+        .golden("d.json", &golden_of(&["1"]));
+    support::write(
+        corpus.join("parity-ledger.txt"),
+        "case a.json \"gone\"\n  op: x\n  state: accepted\n  reason: it `was` | odd\n  \
+         fingerprint: 0123456789abcdef\n",
+    );
+    corpus
+}
+
+/// Fails on the file holding a `boom` case, after saying so on stderr.
+const BOOMING: &str =
+    "input=$(cat); case \"$input\" in *boom*) echo 'it went `boom`' >&2; exit 3;; esac; printf %s \"$input\"";
+
+#[test]
+fn file_problems_and_orphaned_entries_have_their_sections() {
+    let corpus = problem_corpus();
+    let ran = corpus.run(&["run", "--oracle", BOOMING, "--format", "markdown"]);
+    assert_eq!(ran.code, 2, "{ran:?}");
+    let md = &ran.stdout;
+    assert_markdown_well_formed(md);
+    assert!(
+        md.starts_with(
+            "## ⛔ parity-diff run: input errors\n\n\
+             **0** passed · **3** failed · **0** accepted · **1** skipped\n\n\
+             Ledger `parity-ledger.txt`: 1 new, 0 changed, 0 stale, 1 orphaned.\n\n\
+             Exit status 2: 1 input error (a file that could not be compared, or a case \
+             the oracle failed on).\n\n### Per op\n"
+        ),
+        "{md}"
+    );
+    assert!(
+        md.contains(concat!(
+            "### Files that could not be compared\n\n",
+            "**error** `cases/b.json`: `the oracle exited with status 3` (1 golden case not compared)\n\n",
+            "<details><summary>the oracle's standard error</summary>\n\n",
+            "```text\nit went `boom`\n```\n\n</details>\n\n",
+            "### Missing and orphaned goldens\n\n",
+            "**missing** `cases/c.json`: no golden at `golden/c.json`\n\n",
+            "**orphaned** `golden/d.json`: a golden without a case file\n\n",
+            "### Orphaned ledger entries\n\n",
+            "These entries name cases that do not exist; `parity-diff accept --prune` removes them.\n\n",
+            "**orphaned** `a.json \"gone\"` (op `x`): ``it `was` | odd``\n\n",
+        )),
+        "{md}"
+    );
+    assert!(
+        md.contains("**new** `cases/a.json:1` `#0 x \"one\"`: `different at /v`\n"),
+        "{md}"
+    );
+}
+
+#[test]
+fn accept_and_compare_report_in_markdown() {
+    let corpus = Corpus::new();
+    corpus
+        .case(
+            "a.json",
+            "[{\"op\":\"x\",\"name\":\"one\",\"v\":1},\n{\"op\":\"x\",\"v\":2}]",
+        )
+        .golden(
+            "a.json",
+            &golden_of(&[
+                "{\"op\":\"x\",\"name\":\"one\",\"v\":0}",
+                "{\"op\":\"x\",\"v\":2}",
+            ]),
+        );
+    let ran = corpus.run(&[
+        "accept", "--oracle", "cat", "--reason", "why", "--format", "markdown",
+    ]);
+    assert_eq!(ran.code, 0, "{ran:?}");
+    let md = &ran.stdout;
+    assert_markdown_well_formed(md);
+    assert!(
+        md.starts_with(
+            "## ✅ parity-diff accept: done\n\n**1** passed · **1** failed · **0** accepted\n\n\
+             Ledger `parity-ledger.txt`: 1 new, 0 changed, 0 stale, 0 orphaned.\n\n\
+             Exit status 0: the ledger is updated; the counts are the run's before the update.\n\n\
+             ### Ledger changes\n\n`parity-ledger.txt`: written.\n\nAdded (1): `a.json \"one\"`.\n\n"
+        ),
+        "{md}"
+    );
+    let ran = corpus.run(&["run", "--oracle", "cat", "--format", "markdown"]);
+    assert_eq!(ran.code, 0, "{ran:?}");
+    assert!(
+        ran.stdout.starts_with(
+            "## ✅ parity-diff run: passed\n\n**1** passed · **0** failed · **1** accepted\n\n"
+        ),
+        "{}",
+        ran.stdout
+    );
+    assert!(!ran.stdout.contains("### Failures"), "{}", ran.stdout);
+    // A lone comparison: the case file is where cases start.
+    corpus.case(
+        "results.json",
+        &golden_of(&[
+            "{\"op\":\"x\",\"name\":\"one\",\"v\":1}",
+            "{\"op\":\"x\",\"v\":2}",
+        ]),
+    );
+    let ran = corpus.run(&[
+        "compare",
+        "cases/results.json",
+        "golden/a.json",
+        "--cases",
+        "cases/a.json",
+        "--format",
+        "markdown",
+    ]);
+    assert_eq!(ran.code, 1, "{ran:?}");
+    assert!(
+        ran.stdout
+            .starts_with("## ❌ parity-diff compare: failed\n\n"),
+        "{}",
+        ran.stdout
+    );
+    assert!(
+        ran.stdout
+            .contains("**failed** `cases/a.json:1` `#0 x \"one\"`: `different at /v`\n"),
+        "{}",
+        ran.stdout
+    );
+}
+
+#[test]
+fn bless_and_fuzz_refuse_markdown_and_accept_refuses_junit() {
+    let corpus = Corpus::new();
+    corpus
+        .case("a.json", "[1]")
+        .golden("a.json", &golden_of(&["1"]));
+    for (args, message) in [
+        (
+            &["bless", "--reference", "cat", "--format", "markdown"][..],
+            "parity-diff: bless reports in human or json format only\n",
+        ),
+        (
+            &[
+                "fuzz", "--left", "cat", "--count", "1", "--format", "markdown",
+            ][..],
+            "parity-diff: fuzz reports in human or json format only\n",
+        ),
+        (
+            &[
+                "accept", "--oracle", "cat", "--reason", "r", "--format", "junit",
+            ][..],
+            "parity-diff: accept reports in human, json or markdown format only\n",
+        ),
+    ] {
+        let ran = corpus.run(args);
+        assert_eq!(ran.code, 2, "{ran:?}");
+        assert_eq!(ran.stderr, message);
+    }
+}
