@@ -55,6 +55,7 @@ enum FormatArg {
     Human,
     Json,
     Junit,
+    Html,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -273,6 +274,7 @@ impl ReportFlags {
             FormatArg::Human => Format::Human,
             FormatArg::Json => Format::Json,
             FormatArg::Junit => Format::Junit,
+            FormatArg::Html => Format::Html,
         }
     }
 
@@ -300,6 +302,14 @@ impl ReportFlags {
     /// Refuses `--format junit` for a command without test cases to report.
     fn no_junit(&self, command: &str) -> anyhow::Result<()> {
         if matches!(self.format, FormatArg::Junit) {
+            bail!("{command} reports in human or json format only");
+        }
+        Ok(())
+    }
+
+    /// Refuses `--format html` for a command without cases to show.
+    fn no_html(&self, command: &str) -> anyhow::Result<()> {
+        if matches!(self.format, FormatArg::Html) {
             bail!("{command} reports in human or json format only");
         }
         Ok(())
@@ -387,6 +397,7 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
             run,
         } => {
             report.no_junit("bless")?;
+            report.no_html("bless")?;
             let args = BlessArgs {
                 reference,
                 corpus: corpus.corpus(None)?,
@@ -411,6 +422,7 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
             run,
         } => {
             report.no_junit("fuzz")?;
+            report.no_html("fuzz")?;
             let args = FuzzArgs {
                 left,
                 right,

@@ -11,6 +11,7 @@
 
 pub mod detail;
 pub mod groups;
+pub mod html;
 pub mod human;
 pub mod json;
 pub mod junit;
@@ -37,6 +38,8 @@ pub enum Format {
     Json,
     /// JUnit XML.
     Junit,
+    /// One self-contained HTML page.
+    Html,
 }
 
 /// How many failure groups the human report prints by default.
@@ -406,6 +409,7 @@ impl<W: Write> Sink<W> {
             Format::Human => Box::new(human::Human::new(options)),
             Format::Json => Box::new(json::Json::new(run.clone())),
             Format::Junit => Box::new(junit::Junit::default()),
+            Format::Html => Box::new(html::Html::new()),
         };
         let groups = Groups::new(render.shows_groups());
         Sink {
