@@ -17,8 +17,10 @@
 //! shown in brief and then groups left out, and the page says so.
 
 mod case;
+mod failures;
 mod page;
 pub mod pane;
+mod sections;
 
 use std::collections::{BTreeSet, HashMap};
 use std::io::{self, Write};
