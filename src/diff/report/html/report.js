@@ -132,10 +132,13 @@
     status.setAttribute("data-groups", String(shownGroups));
     status.setAttribute("data-rows", String(shownRows));
     status.setAttribute("data-others", String(shownOthers));
+    var noun = function (count, one, many) { return count === 1 ? one : many; };
     status.textContent = filtered
-      ? "Showing " + shownOps + " of " + ops.length + " ops, " + shownGroups + " of " +
-        groups.length + " groups, " + shownRows + " of " + rows + " listed cases"
-      : ops.length + " ops, " + groups.length + " groups, " + rows + " listed cases";
+      ? "Showing " + shownOps + " of " + ops.length + noun(ops.length, " op, ", " ops, ") +
+        shownGroups + " of " + groups.length + noun(groups.length, " group, ", " groups, ") +
+        shownRows + " of " + rows + noun(rows, " listed case", " listed cases")
+      : ops.length + noun(ops.length, " op, ", " ops, ") + groups.length +
+        noun(groups.length, " group, ", " groups, ") + rows + noun(rows, " listed case", " listed cases");
     document.body.setAttribute("data-filter", hashOf(f));
   }
 
