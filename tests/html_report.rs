@@ -4,6 +4,8 @@
 //! runs its script, and dumps the DOM. The page must have rendered, its
 //! counts must equal the JSON report's of the same run, and a filter
 //! taken from the URL fragment must hide exactly the rows it should.
+//! Markup in a corpus stays text in the browser, and the commands that
+//! have no cases to show refuse the format.
 //!
 //! Chromium is required, not optional: without it these tests fail and
 //! say how to install it (`.ci/run` installs Debian's `chromium`).
@@ -585,4 +587,23 @@ fn markup_in_a_corpus_stays_text_in_chromium() {
     let cases = visible(&found, "data-row");
     assert_eq!(cases.len(), 1, "the free text matched one case");
     assert_eq!(cases[0].get("data-op"), Some("x\"><b>bold</b>"));
+}
+
+#[test]
+fn commands_without_cases_to_show_refuse_html() {
+    for (command, args) in [
+        (
+            "bless",
+            &["bless", "--reference", "true", "--format", "html"][..],
+        ),
+        ("fuzz", &["fuzz", "--left", "true", "--format", "html"][..]),
+    ] {
+        let ran = run(root(), args);
+        assert_eq!(ran.code, 2, "{command}: {}", ran.stderr);
+        assert_eq!(
+            ran.stderr,
+            format!("parity-diff: {command} reports in human or json format only\n")
+        );
+        assert_eq!(ran.stdout, "");
+    }
 }

@@ -193,7 +193,16 @@ fn headline(aggregates: &Aggregates) -> String {
         );
     }
     html.push_str("</dl>\n<p class=\"meta\">");
-    let mut meta = vec![format!("exit status {}", totals.exit_code())];
+    // `accept` exits by whether it could write the ledger; the page, like
+    // the JSON report's `exitCode`, tells how the run stood before.
+    let mut meta = vec![if run.command == "accept" {
+        format!(
+            "the run before accepting: exit status {}",
+            totals.exit_code()
+        )
+    } else {
+        format!("exit status {}", totals.exit_code())
+    }];
     if let Some(shard) = run.shard {
         meta.push(format!("shard {}/{}", shard.index, shard.count));
     }

@@ -21,6 +21,12 @@ pub(super) fn problems_section(html: &Html) -> String {
     );
     for (file, problem) in &html.problems {
         let name = file.name.as_deref().unwrap_or("-");
+        let words = match problem {
+            Problem::Error { message, .. } => message.clone(),
+            Problem::MissingGolden { golden } | Problem::OrphanGolden { golden } => {
+                golden.display().to_string()
+            }
+        };
         let (state, title, body) = match problem {
             Problem::MissingGolden { golden } => (
                 "failed",
@@ -68,7 +74,7 @@ pub(super) fn problems_section(html: &Html) -> String {
             out,
             "<article class=\"problem\" data-filtered data-states=\"{state}\" data-text=\"{}\">\
              <h3><span class=\"state s-{state}\">{title}</span> <code>{}</code></h3>{body}</article>",
-            esc(&format!("{name} {title}")),
+            esc(&format!("{name} {title} {words}")),
             esc(name),
         );
     }
@@ -198,10 +204,13 @@ pub(super) fn extra_section(key: &str, value: &Value) -> String {
                         .join(", ")
                 }
             }
-            _ => format!(
-                "<code>{}</code>",
-                esc(&String::from_utf8_lossy(&js::to_json(item)))
-            ),
+            _ => match item.as_js_string() {
+                Some(text) => format!("<code>{}</code>", esc(&text.to_utf8_lossy())),
+                None => format!(
+                    "<code>{}</code>",
+                    esc(&String::from_utf8_lossy(&js::to_json(item)))
+                ),
+            },
         };
         let _ = writeln!(
             out,

@@ -263,7 +263,7 @@ fn problems_orphans_and_a_commands_extra_member_are_shown() {
     sink.finish_with(Some(("ledgerChanges", changes))).unwrap();
     let html = String::from_utf8(out).unwrap();
     assert!(html.contains(
-        "<article class=\"problem\" data-filtered data-states=\"error\" data-text=\"a.json error\">"
+        "<article class=\"problem\" data-filtered data-states=\"error\" data-text=\"a.json error the oracle crashed &lt;boom&gt;\">"
     ));
     assert!(
         html.contains("<p>the oracle crashed &lt;boom&gt;</p><p>3 golden cases not compared</p>")
@@ -275,6 +275,7 @@ fn problems_orphans_and_a_commands_extra_member_are_shown() {
     assert!(html.contains("data-states=\"orphaned\""));
     assert!(html.contains("triaged (https://example.test/1): sorted differently"));
     assert!(html.contains("<h2>Ledger changes</h2>"));
+    assert!(html.contains("<dt>path</dt><dd><code>parity-ledger.txt</code></dd>"));
     assert!(html.contains("<dt>added</dt><dd><code>a.json #"));
     assert!(html.contains("<dt>notAccepted</dt><dd><code>2</code></dd>"));
     assert!(html.contains("data-exit-code=\"2\">input error</span>"));
