@@ -307,7 +307,7 @@ fn accept_refuses_without_a_reason_and_in_ci() {
         ),
         (
             &["accept", "--reason", "r", "--format", "junit"],
-            "accept reports in human, json or markdown format only",
+            "accept reports in human, json, markdown or html format only",
         ),
     ] {
         let ran = port(&corpus, "", args);

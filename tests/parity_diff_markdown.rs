@@ -323,7 +323,7 @@ fn bless_and_fuzz_refuse_markdown_and_accept_refuses_junit() {
             &[
                 "accept", "--oracle", "cat", "--reason", "r", "--format", "junit",
             ][..],
-            "parity-diff: accept reports in human, json or markdown format only\n",
+            "parity-diff: accept reports in human, json, markdown or html format only\n",
         ),
     ] {
         let ran = corpus.run(args);

@@ -61,6 +61,7 @@ enum FormatArg {
     Json,
     Junit,
     Markdown,
+    Html,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -313,6 +314,7 @@ impl ReportFlags {
             FormatArg::Json => Format::Json,
             FormatArg::Junit => Format::Junit,
             FormatArg::Markdown => Format::Markdown,
+            FormatArg::Html => Format::Html,
         }
     }
 
@@ -351,7 +353,7 @@ impl ReportFlags {
     /// Refuses `--format junit` for a command without test cases to report.
     fn no_junit(&self, command: &str) -> anyhow::Result<()> {
         if matches!(self.format, FormatArg::Junit) {
-            bail!("{command} reports in human, json or markdown format only");
+            bail!("{command} reports in human, json, markdown or html format only");
         }
         Ok(())
     }

@@ -156,9 +156,12 @@ pub fn accept_command(
     let run = &args.run;
     let mut ledger = LedgerUse::open(run.ledger.as_deref(), &run.corpus.cases, true)?
         .ok_or_else(|| InputError::new("no ledger to write"))?;
-    // A JSON or Markdown report is the run's, with the ledger's changes;
-    // otherwise the changes alone are printed.
-    let json = matches!(run.report.format, Format::Json | Format::Markdown);
+    // The formats that show the run itself, with the ledger's changes in
+    // it; the others print the changes alone.
+    let json = matches!(
+        run.report.format,
+        Format::Json | Format::Markdown | Format::Html
+    );
     let mut options = run.report;
     if !json {
         options.quiet = true;

@@ -13,6 +13,7 @@
 pub mod detail;
 pub mod github;
 pub mod groups;
+pub mod html;
 pub mod human;
 pub mod json;
 pub mod junit;
@@ -42,6 +43,8 @@ pub enum Format {
     Junit,
     /// GitHub-flavoured Markdown, for a job summary or a PR comment.
     Markdown,
+    /// One self-contained HTML page.
+    Html,
 }
 
 /// How many failure groups the human report prints by default.
@@ -419,6 +422,7 @@ impl<W: Write> Sink<W> {
             Format::Json => Box::new(json::Json::new(run.clone())),
             Format::Junit => Box::new(junit::Junit::default()),
             Format::Markdown => Box::new(markdown::Markdown::new(options)),
+            Format::Html => Box::new(html::Html::new()),
         };
         let render = github::wrap(render, options);
         let groups = Groups::new(render.shows_groups());
