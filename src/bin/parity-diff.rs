@@ -14,6 +14,7 @@ use worker_spawn_oracle::diff::arrays::{compare_command, CompareArgs, InputError
 use worker_spawn_oracle::diff::bless::{bless_command, BlessArgs};
 use worker_spawn_oracle::diff::corpus::{Corpus, Shard};
 use worker_spawn_oracle::diff::glob::Glob;
+use worker_spawn_oracle::diff::merge::{merge_command, MergeArgs};
 use worker_spawn_oracle::diff::oracle::Oracle;
 use worker_spawn_oracle::diff::report::{Format, ReportOptions, DEFAULT_MAX_FAILURES};
 use worker_spawn_oracle::diff::run::{run_command, RunArgs};
@@ -55,6 +56,7 @@ enum FormatArg {
     Human,
     Json,
     Junit,
+    Markdown,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -98,7 +100,7 @@ struct LedgerFlags {
 }
 
 /// What counts as a pass (`run`, `compare`, `accept`).
-#[derive(Args)]
+#[derive(Args, Default)]
 struct VerdictFlags {
     /// Count "same value, different bytes" as a pass.
     #[arg(long)]
@@ -140,7 +142,9 @@ enum Command {
         oracle: Option<String>,
         #[command(flatten)]
         corpus: CorpusFlags,
-        /// Only the K-th of N shards of the sorted file list.
+        /// Only the K-th of N shards: N contiguous ranges of the selected
+        /// cases, in corpus order, balanced by count (`merge` joins
+        /// their JSON reports).
         #[arg(long, value_name = "K/N")]
         shard: Option<Shard>,
         #[command(flatten)]
@@ -187,6 +191,14 @@ enum Command {
         run: OracleFlags,
         #[command(flatten)]
         verdict: VerdictFlags,
+    },
+    /// Merge the JSON reports of `run --shard K/N`, every K, into the
+    /// report of one whole run (any format), with the checks only a
+    /// whole run makes: orphaned goldens and ledger entries.
+    Merge {
+        /// The shards' JSON reports, in any order.
+        #[arg(required = true, value_name = "REPORT")]
+        reports: Vec<PathBuf>,
     },
     /// Write goldens from a reference oracle.
     Bless {
@@ -268,12 +280,13 @@ impl CorpusFlags {
 }
 
 impl ReportFlags {
-    fn format(&self) -> Format {
-        match self.format {
+    fn format(&self) -> anyhow::Result<Format> {
+        Ok(match self.format {
             FormatArg::Human => Format::Human,
             FormatArg::Json => Format::Json,
             FormatArg::Junit => Format::Junit,
-        }
+            FormatArg::Markdown => bail!("--format markdown is for `delta` only"),
+        })
     }
 
     fn color(&self) -> bool {
@@ -287,19 +300,20 @@ impl ReportFlags {
         }
     }
 
-    fn options(&self, verdict: &VerdictFlags) -> ReportOptions {
-        ReportOptions {
-            format: self.format(),
+    fn options(&self, verdict: &VerdictFlags) -> anyhow::Result<ReportOptions> {
+        Ok(ReportOptions {
+            format: self.format()?,
             quiet: self.quiet,
             color: self.color(),
             semantic: verdict.semantic,
             max_failures: self.max_failures,
-        }
+        })
     }
 
-    /// Refuses `--format junit` for a command without test cases to report.
+    /// Refuses `--format junit` (and markdown) for a command without test
+    /// cases to report.
     fn no_junit(&self, command: &str) -> anyhow::Result<()> {
-        if matches!(self.format, FormatArg::Junit) {
+        if matches!(self.format, FormatArg::Junit | FormatArg::Markdown) {
             bail!("{command} reports in human or json format only");
         }
         Ok(())
@@ -324,7 +338,7 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
                 cases,
                 ops: select.ops,
                 ledger: ledger.ledger,
-                report: report.options(&verdict),
+                report: report.options(&verdict)?,
             };
             Ok(compare_command(&args, stdout)?.exit_code())
         }
@@ -343,7 +357,7 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
                 ops: select.ops,
                 ledger: ledger.ledger,
                 timeout: run.timeout()?,
-                report: report.options(&verdict),
+                report: report.options(&verdict)?,
             };
             Ok(run_command(&args, stdout)?.exit_code())
         }
@@ -368,7 +382,7 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
                     ops: select.ops,
                     ledger: ledger.ledger,
                     timeout: run.timeout()?,
-                    report: report.options(&verdict),
+                    report: report.options(&verdict)?,
                 },
                 reason,
                 triaged,
@@ -378,6 +392,13 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
             };
             let in_ci = std::env::var_os("CI").is_some();
             Ok(accept_command(&args, in_ci, stdout)?)
+        }
+        Command::Merge { reports } => {
+            let args = MergeArgs {
+                reports,
+                report: report.options(&VerdictFlags::default())?,
+            };
+            Ok(merge_command(&args, stdout)?.exit_code())
         }
         Command::Bless {
             reference,
@@ -393,7 +414,7 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
                 check,
                 force,
                 timeout: run.timeout()?,
-                format: report.format(),
+                format: report.format()?,
                 quiet: report.quiet,
             };
             let in_ci = std::env::var_os("CI").is_some();
