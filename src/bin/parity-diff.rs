@@ -13,6 +13,7 @@ use worker_spawn_oracle::diff::accept::{accept_command, AcceptArgs};
 use worker_spawn_oracle::diff::arrays::{compare_command, CompareArgs, InputError};
 use worker_spawn_oracle::diff::bless::{bless_command, BlessArgs};
 use worker_spawn_oracle::diff::corpus::{Corpus, Shard};
+use worker_spawn_oracle::diff::delta::{delta_command, DeltaArgs};
 use worker_spawn_oracle::diff::glob::Glob;
 use worker_spawn_oracle::diff::merge::{merge_command, MergeArgs};
 use worker_spawn_oracle::diff::oracle::Oracle;
@@ -199,6 +200,16 @@ enum Command {
         /// The shards' JSON reports, in any order.
         #[arg(required = true, value_name = "REPORT")]
         reports: Vec<PathBuf>,
+    },
+    /// What changed between two runs' JSON reports, case by case:
+    /// newly failing, failing differently, newly passing, added, removed,
+    /// and each op's change in pass count (human, or markdown for a pull
+    /// request comment). Exit status 1 when anything newly fails.
+    Delta {
+        /// The report of the run before (the base branch's, say).
+        base: PathBuf,
+        /// The report of the run after.
+        head: PathBuf,
     },
     /// Write goldens from a reference oracle.
     Bless {
@@ -399,6 +410,20 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
                 report: report.options(&VerdictFlags::default())?,
             };
             Ok(merge_command(&args, stdout)?.exit_code())
+        }
+        Command::Delta { base, head } => {
+            let markdown = match report.format {
+                FormatArg::Human => false,
+                FormatArg::Markdown => true,
+                _ => bail!("delta reports in human or markdown format only"),
+            };
+            let args = DeltaArgs {
+                base,
+                head,
+                markdown,
+                quiet: report.quiet,
+            };
+            Ok(delta_command(&args, stdout)?)
         }
         Command::Bless {
             reference,

@@ -40,6 +40,7 @@ pub mod case_stream;
 pub mod cases;
 pub mod compare;
 pub mod corpus;
+pub mod delta;
 pub mod explain;
 pub mod files;
 pub mod glob;
