@@ -24,7 +24,7 @@ use super::ledger::{self, Entry, Ledger};
 use super::oracle::Oracle;
 use super::plan::{self, Part, Plan, Selection};
 use super::record::build::{self, Compared};
-use super::record::CaseState;
+use super::record::{CaseRecord, CaseState};
 use super::redact::Secrets;
 use super::report::{
     Consumer, FileInfo, LedgerInfo, Problem, ReportOptions, RunInfo, Sink, Totals,
@@ -401,6 +401,50 @@ pub fn run_corpus<C: Consumer>(
     run_planned(args, (&files, &plan), ledger, consumer)
 }
 
+/// A consumer that notes which ledger entries met their case: every
+/// record that carries an entry, those known only by position (golden
+/// elements past a file's cases, extra results) included.
+struct Watched<'a, C> {
+    inner: &'a mut C,
+    seen: Vec<CaseId>,
+}
+
+impl<C: Consumer> Consumer for Watched<'_, C> {
+    fn explains(&self) -> bool {
+        self.inner.explains()
+    }
+    fn fingerprints(&self) -> bool {
+        self.inner.fingerprints()
+    }
+    fn wants_detail(&self, record: &CaseRecord) -> bool {
+        self.inner.wants_detail(record)
+    }
+    fn wants_passing(&self) -> bool {
+        self.inner.wants_passing()
+    }
+    fn counted(&mut self, op: Option<&str>, state: CaseState) -> io::Result<()> {
+        self.inner.counted(op, state)
+    }
+    fn begin_file(&mut self, file: FileInfo) -> io::Result<()> {
+        self.inner.begin_file(file)
+    }
+    fn case(&mut self, record: CaseRecord) -> io::Result<()> {
+        if record.entry.is_some() {
+            self.seen.push(record.id.clone());
+        }
+        self.inner.case(record)
+    }
+    fn problem(&mut self, problem: Problem) -> io::Result<()> {
+        self.inner.problem(problem)
+    }
+    fn end_file(&mut self) -> io::Result<()> {
+        self.inner.end_file()
+    }
+    fn orphaned_entry(&mut self, entry: &Entry) {
+        self.inner.orphaned_entry(entry)
+    }
+}
+
 /// Runs a planned corpus.
 pub fn run_planned<C: Consumer>(
     args: &RunArgs,
@@ -409,6 +453,10 @@ pub fn run_planned<C: Consumer>(
     consumer: &mut C,
 ) -> Result<(), InputError> {
     let corpus = &args.corpus;
+    let consumer = &mut Watched {
+        inner: consumer,
+        seen: Vec::new(),
+    };
     // Which ops a golden without a case file held cannot be known; a
     // shard leaves the goldens to `merge`, which sees every shard.
     let orphans = if args.ops.is_empty() && corpus.shard.is_none() {
@@ -450,6 +498,7 @@ pub fn run_planned<C: Consumer>(
         consumer.end_file()?;
     }
     if let Some(ledger) = ledger {
+        ledger.seen.extend(consumer.seen.drain(..));
         if corpus.is_whole() && args.ops.is_empty() {
             for entry in ledger.orphans() {
                 consumer.orphaned_entry(entry);
