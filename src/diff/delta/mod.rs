@@ -420,8 +420,31 @@ fn read_head(
                         let fingerprint = record.fingerprint.as_deref().map(fingerprint_bits);
                         let was = (base.flags & HAS_FINGERPRINT != 0).then_some(base.fingerprint);
                         let signature = fnv1a(&[failure_text(&record).as_bytes()]);
-                        (fingerprint != was || signature != base.signature)
-                            .then(|| (Kind::FailingDifferently, change(before)))
+                        if signature != base.signature {
+                            Some((Kind::FailingDifferently, change(before)))
+                        } else if fingerprint != was {
+                            // One kind of failure, other bytes: say so,
+                            // rather than print one signature twice.
+                            let hex = |print: Option<u64>| {
+                                print.map_or("none".to_owned(), |print| format!("{print:016x}"))
+                            };
+                            let after = format!(
+                                "{}: the same failure with other bytes (fingerprint {} → {})",
+                                record.state.name(),
+                                hex(was),
+                                hex(fingerprint)
+                            );
+                            Some((
+                                Kind::FailingDifferently,
+                                Change {
+                                    id: id.clone(),
+                                    before,
+                                    after,
+                                },
+                            ))
+                        } else {
+                            None
+                        }
                     }
                 }
             }
