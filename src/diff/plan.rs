@@ -241,3 +241,149 @@ pub fn select(part: Part, cases: &CaseFile, ops: &[String]) -> Option<Selection>
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn corpus(dir: &std::path::Path, shard: Option<&str>) -> Corpus {
+        Corpus {
+            cases: dir.join("cases"),
+            golden: dir.join("golden"),
+            filter: None,
+            shard: shard.map(|text| text.parse().unwrap()),
+        }
+    }
+
+    fn plan(dir: &std::path::Path, shard: Option<&str>, ops: &[&str]) -> Plan {
+        let corpus = corpus(dir, shard);
+        let files = corpus.case_files().unwrap();
+        let ops: Vec<String> = ops.iter().map(|op| op.to_string()).collect();
+        Plan::new(&corpus, &files, &ops).unwrap()
+    }
+
+    fn layout() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, text) in [
+            ("a.json", r#"[{"op":"x"},{"op":"y"},{"op":"x"}]"#),
+            ("b.json", "[]"),
+            ("c.json", "{}"),
+            ("d.json", r#"[{"op":"x"}, {"op":"y"}]"#),
+        ] {
+            std::fs::create_dir_all(dir.path().join("cases")).unwrap();
+            std::fs::create_dir_all(dir.path().join("golden")).unwrap();
+            std::fs::write(dir.path().join("cases").join(name), text).unwrap();
+            std::fs::write(dir.path().join("golden").join(name), "[]\n").unwrap();
+        }
+        dir
+    }
+
+    #[test]
+    fn shards_take_ranges_of_cases_and_files_without_cases_go_to_one() {
+        let dir = layout();
+        let parts = |shard: &str, ops: &[&str]| -> Vec<Part> {
+            let plan = plan(dir.path(), Some(shard), ops);
+            (0..4).map(|at| plan.part(at)).collect()
+        };
+        let cases = |from, to, tail| Part::Cases { from, to, tail };
+        // Five cases in three shards: 0..1, 1..3, 3..5.
+        assert_eq!(
+            parts("1/3", &[]),
+            [cases(0, 1, false), Part::Skip, Part::Skip, Part::Skip]
+        );
+        assert_eq!(
+            parts("2/3", &[]),
+            [cases(1, 3, true), Part::Skip, Part::Skip, Part::Skip]
+        );
+        assert_eq!(
+            parts("3/3", &[]),
+            [Part::Skip, Part::Whole, Part::Whole, Part::Whole]
+        );
+        // Three x cases in two shards: 0..1, 1..3.
+        assert_eq!(
+            parts("1/2", &["x"]),
+            [cases(0, 1, false), Part::Skip, Part::Skip, Part::Skip]
+        );
+        assert_eq!(
+            parts("2/2", &["x"]),
+            [cases(1, 2, true), Part::Whole, Part::Whole, Part::Whole]
+        );
+        let whole = plan(dir.path(), None, &[]);
+        assert_eq!(whole.part(0), Part::Whole);
+        assert_eq!(whole.shard_info(), None);
+        assert_eq!(
+            plan(dir.path(), Some("2/3"), &[]).shard_info(),
+            Some(ShardInfo {
+                index: 2,
+                count: 3,
+                from: 1,
+                to: 3
+            })
+        );
+    }
+
+    #[test]
+    fn a_part_selects_positions_in_the_case_file() {
+        let file = CaseFile::read(
+            "a.json",
+            br#"[{"op":"x"},{"op":"y"},{"op":"x"},{"op":"x"}]"#.to_vec(),
+        );
+        let select = |part, ops: &[&str]| {
+            let ops: Vec<String> = ops.iter().map(|op| op.to_string()).collect();
+            super::select(part, &file, &ops)
+        };
+        let cases = |from, to, tail| Part::Cases { from, to, tail };
+        let taken = |positions: &[usize], tail| {
+            Some(Selection {
+                positions: positions.to_vec(),
+                tail,
+            })
+        };
+        assert_eq!(select(Part::Whole, &[]), None);
+        assert_eq!(select(Part::Whole, &["x"]), taken(&[0, 2, 3], false));
+        assert_eq!(select(cases(1, 3, false), &[]), taken(&[1, 2], false));
+        assert_eq!(select(cases(1, 3, true), &["x"]), taken(&[2, 3], false));
+        assert_eq!(select(cases(2, 4, true), &[]), taken(&[2, 3], true));
+        // A file that shrank since it was planned.
+        assert_eq!(select(cases(3, 9, true), &["x"]), taken(&[], false));
+        assert_eq!(select(Part::Skip, &[]), taken(&[], false));
+    }
+
+    #[test]
+    fn the_corpus_is_counted_and_fingerprinted() {
+        let dir = layout();
+        let first = plan(dir.path(), None, &[]);
+        assert_eq!(first.info.cases, 5);
+        assert_eq!(
+            first.info.case_files,
+            ["a.json", "b.json", "c.json", "d.json"]
+        );
+        assert_eq!(first.info.golden_files, first.info.case_files);
+        assert_eq!(plan(dir.path(), None, &["y"]).info.cases, 2);
+        // The fingerprint does not depend on the selection, only on the
+        // files' names and bytes.
+        let sharded = plan(dir.path(), Some("2/2"), &["x"]);
+        assert_eq!(sharded.info.fingerprint, first.info.fingerprint);
+        assert_eq!(sharded.info.ops, ["x"]);
+        std::fs::write(dir.path().join("golden/b.json"), "[ ]\n").unwrap();
+        let changed = plan(dir.path(), None, &[]);
+        assert_ne!(changed.info.fingerprint, first.info.fingerprint);
+        std::fs::rename(
+            dir.path().join("golden/b.json"),
+            dir.path().join("golden/e.json"),
+        )
+        .unwrap();
+        std::fs::write(dir.path().join("golden/e.json"), "[ ]\n").unwrap();
+        assert_ne!(
+            plan(dir.path(), None, &[]).info.fingerprint,
+            changed.info.fingerprint
+        );
+        let corpus = corpus(dir.path(), None);
+        let files = corpus.case_files().unwrap();
+        let error = Plan::new(&corpus, &files, &["x".into(), "nope".into()]).unwrap_err();
+        assert_eq!(
+            error.message,
+            "--op nope matches no case in the selected case files"
+        );
+    }
+}
