@@ -13,7 +13,9 @@ use worker_spawn_oracle::diff::accept::{accept_command, AcceptArgs};
 use worker_spawn_oracle::diff::arrays::{compare_command, CompareArgs, InputError};
 use worker_spawn_oracle::diff::bless::{bless_command, BlessArgs};
 use worker_spawn_oracle::diff::corpus::{Corpus, Shard};
+use worker_spawn_oracle::diff::delta::{delta_command, DeltaArgs};
 use worker_spawn_oracle::diff::glob::Glob;
+use worker_spawn_oracle::diff::merge::{merge_command, MergeArgs};
 use worker_spawn_oracle::diff::oracle::{self, parse_size, Oracle, OracleOptions};
 use worker_spawn_oracle::diff::report::{Format, ReportOptions, DEFAULT_MAX_FAILURES};
 use worker_spawn_oracle::diff::run::{run_command, RunArgs};
@@ -112,7 +114,7 @@ struct LedgerFlags {
 }
 
 /// What counts as a pass (`run`, `compare`, `accept`).
-#[derive(Args)]
+#[derive(Args, Default)]
 struct VerdictFlags {
     /// Count "same value, different bytes" as a pass.
     #[arg(long)]
@@ -162,7 +164,9 @@ enum Command {
         oracle: Option<String>,
         #[command(flatten)]
         corpus: CorpusFlags,
-        /// Only the K-th of N shards of the sorted file list.
+        /// Only the K-th of N shards: N contiguous ranges of the selected
+        /// cases, in corpus order, balanced by count (`merge` joins
+        /// their JSON reports).
         #[arg(long, value_name = "K/N")]
         shard: Option<Shard>,
         #[command(flatten)]
@@ -209,6 +213,24 @@ enum Command {
         run: OracleFlags,
         #[command(flatten)]
         verdict: VerdictFlags,
+    },
+    /// Merge the JSON reports of `run --shard K/N`, every K, into the
+    /// report of one whole run (any format), with the checks only a
+    /// whole run makes: orphaned goldens and ledger entries.
+    Merge {
+        /// The shards' JSON reports, in any order.
+        #[arg(required = true, value_name = "REPORT")]
+        reports: Vec<PathBuf>,
+    },
+    /// What changed between two runs' JSON reports, case by case:
+    /// newly failing, failing differently, newly passing, added, removed,
+    /// and each op's change in pass count (human, or markdown for a pull
+    /// request comment). Exit status 1 when anything newly fails.
+    Delta {
+        /// The report of the run before (the base branch's, say).
+        base: PathBuf,
+        /// The report of the run after.
+        head: PathBuf,
     },
     /// Write goldens from a reference oracle.
     Bless {
@@ -441,6 +463,27 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
             };
             let in_ci = std::env::var_os("CI").is_some();
             Ok(accept_command(&args, in_ci, stdout)?)
+        }
+        Command::Merge { reports } => {
+            let args = MergeArgs {
+                reports,
+                report: report.options(&VerdictFlags::default()),
+            };
+            Ok(merge_command(&args, stdout)?.exit_code())
+        }
+        Command::Delta { base, head } => {
+            let markdown = match report.format {
+                FormatArg::Human => false,
+                FormatArg::Markdown => true,
+                _ => bail!("delta reports in human or markdown format only"),
+            };
+            let args = DeltaArgs {
+                base,
+                head,
+                markdown,
+                quiet: report.quiet,
+            };
+            Ok(delta_command(&args, stdout)?)
         }
         Command::Bless {
             reference,

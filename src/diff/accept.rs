@@ -169,8 +169,8 @@ pub fn accept_command(
     }
     let info = RunInfo {
         command: "accept",
-        shard: run.corpus.shard,
         ledger: Some(ledger.info()),
+        ..RunInfo::default()
     };
     if json {
         let collector = collect(args, &mut ledger, Sink::new(&mut out, options, info))?;

@@ -178,8 +178,8 @@ pub fn compare_command(args: &CompareArgs, out: impl Write) -> Result<Totals, In
     };
     let run = RunInfo {
         command: "compare",
-        shard: None,
         ledger: ledger.as_ref().map(LedgerUse::info),
+        ..RunInfo::default()
     };
     let mut sink = Sink::new(out, args.report, run);
     sink.begin_file(FileInfo {

@@ -3,9 +3,9 @@
 //!
 //! Files are `*.json` at any depth, sorted by relative path (byte order,
 //! `/` between components). `--filter` keeps the paths that match a
-//! [`Glob`]; `--shard K/N` then keeps the files whose position in that
-//! list, counted from 0, is K−1 modulo N. Goldens without a case file
-//! (orphans) are filtered and sharded the same way, in a list of their own.
+//! [`Glob`]; goldens without a case file (orphans) are filtered the same
+//! way, in a list of their own. `--shard K/N` splits the selected cases,
+//! not the files ([`Shard::range`]; [`plan`](super::plan) applies it).
 //!
 //! An entry that cannot be listed (a dangling symbolic link, a link that
 //! loops) is listed anyway, with what is wrong with it: it is that file's
@@ -29,9 +29,25 @@ pub struct Shard {
 }
 
 impl Shard {
-    /// Whether the file at `position` (from 0) in the sorted list is ours.
-    pub fn takes(&self, position: usize) -> bool {
-        position % self.count == self.index - 1
+    /// The positions, among `total` selected cases, that this shard
+    /// takes: the K-th of N contiguous ranges whose sizes differ by one
+    /// at most.
+    pub fn range(&self, total: usize) -> std::ops::Range<usize> {
+        let start = |k: usize| ((k as u128 * total as u128) / self.count as u128) as usize;
+        start(self.index - 1)..start(self.index)
+    }
+
+    /// Whether this shard takes what stands before the case at `cursor`
+    /// (from 0, among `total`) and holds no case itself, such as a file
+    /// without cases: the last shard whose range starts at or before it,
+    /// so that exactly one shard does, in corpus order.
+    pub fn owns_gap(&self, cursor: usize, total: usize) -> bool {
+        let start = |k: usize| ((k as u128 * total as u128) / self.count as u128) as usize;
+        let owner = (1..=self.count)
+            .rev()
+            .find(|&k| start(k - 1) <= cursor)
+            .unwrap_or(1);
+        owner == self.index
     }
 }
 
@@ -167,9 +183,7 @@ impl Corpus {
         files
             .into_iter()
             .filter(|(name, ..)| self.filter.as_ref().is_none_or(|glob| glob.matches(name)))
-            .enumerate()
-            .filter(|(position, _)| self.shard.is_none_or(|shard| shard.takes(*position)))
-            .map(|(_, (name, relative, broken))| Entry {
+            .map(|(name, relative, broken)| Entry {
                 name,
                 case_path: self.cases.join(&relative),
                 golden_path: self.golden.join(&relative),
@@ -203,6 +217,16 @@ impl Corpus {
         Ok(self.select(all))
     }
 
+    /// Every golden the filter wants, in order (what a report records).
+    /// A golden directory that does not exist has none.
+    pub fn golden_files(&self) -> Result<Vec<Entry>, InputError> {
+        if !self.golden.exists() {
+            return Ok(Vec::new());
+        }
+        require_dir("golden", &self.golden)?;
+        Ok(self.select(json_files("golden", &self.golden)?))
+    }
+
     /// The goldens wanted whose case file is gone, in order. A golden
     /// directory that does not exist has none.
     pub fn orphans(&self) -> Result<Vec<Entry>, InputError> {
@@ -227,17 +251,32 @@ mod tests {
     use super::*;
 
     #[test]
-    fn shards() {
-        let shard: Shard = "2/3".parse().unwrap();
-        let taken: Vec<usize> = (0..8).filter(|&p| shard.takes(p)).collect();
-        assert_eq!(taken, [1, 4, 7]);
+    fn shards_split_cases_into_balanced_contiguous_ranges() {
+        let shard = |text: &str| text.parse::<Shard>().unwrap();
+        let ranges: Vec<_> = (1..=3).map(|k| shard(&format!("{k}/3")).range(8)).collect();
+        assert_eq!(ranges, [0..2, 2..5, 5..8]);
+        let ranges: Vec<_> = (1..=4).map(|k| shard(&format!("{k}/4")).range(2)).collect();
+        assert_eq!(ranges, [0..0, 0..1, 1..1, 1..2]);
+        assert_eq!(shard("1/1").range(5), 0..5);
+        // Whatever holds no case goes to exactly one shard, in order.
+        for cursor in 0..=2 {
+            let owners: Vec<usize> = (1..=4)
+                .filter(|&k| shard(&format!("{k}/4")).owns_gap(cursor, 2))
+                .collect();
+            assert_eq!(owners, [[2], [4], [4]][cursor], "{cursor}");
+        }
+        assert!(shard("3/3").owns_gap(0, 0));
+        assert!(!shard("1/3").owns_gap(0, 0));
+        // Sizes differ by one at most, however large.
+        let total = usize::MAX / 2;
+        let sizes: Vec<usize> = (1..=7)
+            .map(|k| shard(&format!("{k}/7")).range(total).len())
+            .collect();
+        assert!(sizes.iter().max().unwrap() - sizes.iter().min().unwrap() <= 1);
         for bad in ["0/3", "4/3", "1", "a/b", "1/0", "-1/2"] {
             assert!(bad.parse::<Shard>().is_err(), "{bad}");
         }
-        assert_eq!(
-            "1/1".parse::<Shard>().unwrap(),
-            Shard { index: 1, count: 1 }
-        );
+        assert_eq!(shard("1/1"), Shard { index: 1, count: 1 });
     }
 
     #[test]
@@ -270,18 +309,20 @@ mod tests {
             names(corpus.orphans().unwrap()),
             ["gone.json", "sub/old.json"]
         );
-        corpus.shard = Some("2/2".parse().unwrap());
         assert_eq!(
-            names(corpus.case_files().unwrap()),
-            ["b.json", "sub/d.json"]
+            names(corpus.golden_files().unwrap()),
+            ["a.json", "gone.json", "sub/old.json"]
         );
-        assert_eq!(names(corpus.orphans().unwrap()), ["sub/old.json"]);
+        // A shard splits cases, not the listing.
+        corpus.shard = Some("2/2".parse().unwrap());
+        assert_eq!(names(corpus.case_files().unwrap()).len(), 4);
         corpus.shard = None;
         corpus.filter = Some(Glob::new("sub/*").unwrap());
         assert_eq!(
             names(corpus.case_files().unwrap()),
             ["sub/c.json", "sub/d.json"]
         );
+        assert_eq!(names(corpus.golden_files().unwrap()), ["sub/old.json"]);
         corpus.filter = Some(Glob::new("nothing*").unwrap());
         assert!(corpus.case_files().is_err());
     }

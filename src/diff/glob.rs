@@ -34,6 +34,11 @@ impl Glob {
         })
     }
 
+    /// The pattern as it was given.
+    pub fn pattern(&self) -> String {
+        self.pattern.iter().collect()
+    }
+
     /// Whether a relative path (components joined by `/`) matches.
     pub fn matches(&self, path: &str) -> bool {
         let text: Vec<char> = path.chars().collect();

@@ -17,24 +17,49 @@ use crate::js::Value;
 
 /// FNV-1a, 64 bits.
 pub fn fnv1a(parts: &[&[u8]]) -> u64 {
-    const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-    const PRIME: u64 = 0x0000_0100_0000_01b3;
-    let mut hash = OFFSET;
+    let mut hash = Fnv1a::new();
     for (position, part) in parts.iter().enumerate() {
         if position > 0 {
             // A separator that no part's length can imitate: "ab"+"c"
             // and "a"+"bc" must not collide.
-            for byte in (part.len() as u64).to_le_bytes() {
-                hash ^= u64::from(byte);
-                hash = hash.wrapping_mul(PRIME);
-            }
+            hash.update(&(part.len() as u64).to_le_bytes());
         }
-        for &byte in *part {
-            hash ^= u64::from(byte);
-            hash = hash.wrapping_mul(PRIME);
+        hash.update(part);
+    }
+    hash.finish()
+}
+
+/// FNV-1a over bytes that arrive in pieces (a file read in chunks): the
+/// same hash as [`fnv1a`] of one part holding them all.
+#[derive(Debug, Clone, Copy)]
+pub struct Fnv1a(u64);
+
+impl Default for Fnv1a {
+    fn default() -> Self {
+        Fnv1a::new()
+    }
+}
+
+impl Fnv1a {
+    const PRIME: u64 = 0x0000_0100_0000_01b3;
+
+    /// Nothing hashed yet.
+    pub fn new() -> Self {
+        Fnv1a(0xcbf2_9ce4_8422_2325)
+    }
+
+    /// Hashes more bytes.
+    pub fn update(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 ^= u64::from(byte);
+            self.0 = self.0.wrapping_mul(Self::PRIME);
         }
     }
-    hash
+
+    /// The hash so far.
+    pub fn finish(&self) -> u64 {
+        self.0
+    }
 }
 
 /// The short hash that names a case without a name: 12 hex digits of the
@@ -133,6 +158,16 @@ mod tests {
         assert_eq!(fnv1a(&[b""]), 0xcbf2_9ce4_8422_2325);
         assert_eq!(fnv1a(&[b"a"]), 0xaf63_dc4c_8601_ec8c);
         assert_eq!(fnv1a(&[b"foobar"]), 0x8594_4171_f739_67e8);
+    }
+
+    #[test]
+    fn hashing_in_pieces_is_hashing_the_whole() {
+        let mut hash = Fnv1a::new();
+        hash.update(b"foo");
+        hash.update(b"");
+        hash.update(b"bar");
+        assert_eq!(hash.finish(), fnv1a(&[b"foobar"]));
+        assert_eq!(Fnv1a::default().finish(), fnv1a(&[b""]));
     }
 
     #[test]

@@ -6,9 +6,11 @@
 //! With `--op`, only the cases of those ops are sent to the oracle (the
 //! file as the array of their raw bytes, in order) and compared with the
 //! golden's elements at the same positions; files without such cases are
-//! left out.
+//! left out. `--shard K/N` takes one of N balanced ranges of the selected
+//! cases ([`plan`](super::plan)), sent the same way; orphaned goldens and
+//! ledger entries are then left to `merge`.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -19,8 +21,9 @@ use super::corpus::{Corpus, Entry as FileEntry};
 use super::identity::{CaseId, CaseKey};
 use super::ledger::{self, Entry, Ledger};
 use super::oracle::{Oracle, OracleOptions};
+use super::plan::{self, Part, Plan, Selection};
 use super::record::build::{self, Compared};
-use super::record::CaseState;
+use super::record::{CaseRecord, CaseState};
 use super::redact::Secrets;
 use super::report::{
     Consumer, FileInfo, LedgerInfo, Problem, ReportOptions, RunInfo, Sink, Totals,
@@ -101,7 +104,7 @@ impl LedgerUse {
         LedgerInfo {
             path: self.path.display().to_string(),
             fingerprint: self.ledger.fingerprint(),
-            entries: self.ledger.entries().map(|e| e.id.clone()).collect(),
+            entries: self.ledger.entries().cloned().collect(),
         }
     }
 
@@ -215,31 +218,6 @@ pub fn compare_file<'a, C: Consumer>(
     Ok(())
 }
 
-/// Each wanted op's case count over some case files, so that a typo in
-/// `--op` is an error, not an empty pass.
-fn check_ops(files: &[FileEntry], ops: &[String]) -> Result<(), InputError> {
-    if ops.is_empty() {
-        return Ok(());
-    }
-    let mut counts: BTreeMap<&str, usize> = ops.iter().map(|op| (op.as_str(), 0)).collect();
-    for entry in files.iter().filter(|entry| entry.broken.is_none()) {
-        let Ok(bytes) = std::fs::read(&entry.case_path) else {
-            continue;
-        };
-        for item in CaseFile::read(&entry.name, bytes).items {
-            if let Some(count) = item.op.as_deref().and_then(|op| counts.get_mut(op)) {
-                *count += 1;
-            }
-        }
-    }
-    match counts.iter().find(|(_, &count)| count == 0) {
-        Some((op, _)) => Err(InputError::new(format!(
-            "--op {op} matches no case in the selected case files"
-        ))),
-        None => Ok(()),
-    }
-}
-
 fn error(message: impl Into<String>, skipped: usize) -> Problem {
     Problem::Error {
         message: message.into(),
@@ -255,10 +233,15 @@ enum Prepared {
     /// Cannot be compared.
     Problem(Problem),
     /// The cases, the selection, the golden's bytes and the oracle's input.
-    Ready(CaseFile, Option<Vec<usize>>, Vec<u8>),
+    Ready(CaseFile, Option<Selection>, Vec<u8>),
 }
 
-fn prepare(entry: &FileEntry, ops: &[String], ledger: Option<&mut LedgerUse>) -> Prepared {
+fn prepare(
+    entry: &FileEntry,
+    part: Part,
+    ops: &[String],
+    ledger: Option<&mut LedgerUse>,
+) -> Prepared {
     if let Some(broken) = &entry.broken {
         if let Some(ledger) = ledger {
             ledger.unreadable(&entry.name);
@@ -274,14 +257,20 @@ fn prepare(entry: &FileEntry, ops: &[String], ledger: Option<&mut LedgerUse>) ->
             return Prepared::Problem(error(failure.message, 0));
         }
     };
-    let selection = (!ops.is_empty()).then(|| cases.select(ops));
-    if selection.as_ref().is_some_and(Vec::is_empty) {
+    let selection = plan::select(part, &cases, ops);
+    if selection
+        .as_ref()
+        .is_some_and(|selection| selection.positions.is_empty())
+    {
         return Prepared::Skip;
     }
     if let Some(ledger) = ledger {
         ledger.saw_file(&cases);
         if let Some(message) = cases.duplicate_identity() {
-            return Prepared::Problem(error(message, cases.items.len()));
+            let wanted = selection
+                .as_ref()
+                .map_or(cases.items.len(), |selection| selection.positions.len());
+            return Prepared::Problem(error(message, wanted));
         }
     }
     if !entry.golden_path.exists() {
@@ -310,7 +299,7 @@ fn prepare(entry: &FileEntry, ops: &[String], ledger: Option<&mut LedgerUse>) ->
 fn run_file<C: Consumer>(
     consumer: &mut C,
     entry: &FileEntry,
-    (cases, selection, golden_bytes): (CaseFile, Option<Vec<usize>>, Vec<u8>),
+    (cases, selection, golden_bytes): (CaseFile, Option<Selection>, Vec<u8>),
     args: &RunArgs,
     ledger: Option<&Ledger>,
 ) -> io::Result<()> {
@@ -319,11 +308,21 @@ fn run_file<C: Consumer>(
         Ok(elements) => elements,
         Err(failure) => return consumer.problem(error(failure.message, 0)),
     };
-    let wanted = selection.as_ref().map_or(golden.len(), |positions| {
-        positions.iter().filter(|&&at| at < golden.len()).count()
+    let wanted = selection.as_ref().map_or(golden.len(), |selection| {
+        let past = cases.items.len();
+        let tail = if selection.tail {
+            golden.len().saturating_sub(past)
+        } else {
+            0
+        };
+        tail + selection
+            .positions
+            .iter()
+            .filter(|&&at| at < golden.len())
+            .count()
     });
     let input = match &selection {
-        Some(positions) => cases.array_of(positions),
+        Some(selection) => cases.array_of(&selection.positions),
         None => cases.bytes.clone(),
     };
     let output = match args.oracle.run(&input, args.limits) {
@@ -345,16 +344,32 @@ fn run_file<C: Consumer>(
     let semantic = args.report.semantic;
     let known = cases.is_array.then_some(&cases);
     match &selection {
-        Some(positions) => {
+        Some(selection) => {
+            let positions = &selection.positions;
             let pairs = positions
                 .iter()
                 .enumerate()
                 .map(|(k, &at)| (at, golden.get(at).copied(), actual.get(k).copied()));
             compare_file(consumer, &entry.name, known, ledger, semantic, pairs)?;
-            // Results past the selection are extra.
-            let extra = actual.iter().enumerate().skip(positions.len());
-            let past = cases.items.len() - positions.len();
-            let pairs = extra.map(|(k, a)| (past + k, None, Some(*a)));
+            // Results past the selection are extra, numbered past the
+            // file's cases; when the selection ends the file (a shard's
+            // last part of it), they meet the golden's elements past the
+            // cases, as in a run of the whole file.
+            let past = cases.items.len();
+            let tail = if selection.tail {
+                golden.len().saturating_sub(past)
+            } else {
+                0
+            };
+            let extra = actual.len().saturating_sub(positions.len());
+            let pairs = (0..tail.max(extra)).map(|k| {
+                let golden = if k < tail { golden.get(past + k) } else { None };
+                (
+                    past + k,
+                    golden.copied(),
+                    actual.get(positions.len() + k).copied(),
+                )
+            });
             compare_file(consumer, &entry.name, None, ledger, semantic, pairs)
         }
         None => {
@@ -365,25 +380,95 @@ fn run_file<C: Consumer>(
     }
 }
 
+/// The case files a run lists and its plan.
+pub fn plan(args: &RunArgs) -> Result<(Vec<FileEntry>, Plan), InputError> {
+    let corpus = &args.corpus;
+    let files = corpus.case_files()?;
+    super::corpus::require_dir("golden", &corpus.golden)?;
+    let plan = Plan::new(corpus, &files, &args.ops)?;
+    Ok((files, plan))
+}
+
 /// Runs the corpus, handing every record to `consumer`; orphaned goldens
 /// and (on a full run) orphaned ledger entries last.
 pub fn run_corpus<C: Consumer>(
     args: &RunArgs,
+    ledger: Option<&mut LedgerUse>,
+    consumer: &mut C,
+) -> Result<(), InputError> {
+    let (files, plan) = plan(args)?;
+    run_planned(args, (&files, &plan), ledger, consumer)
+}
+
+/// A consumer that notes which ledger entries met their case: every
+/// record that carries an entry, those known only by position (golden
+/// elements past a file's cases, extra results) included.
+struct Watched<'a, C> {
+    inner: &'a mut C,
+    seen: Vec<CaseId>,
+}
+
+impl<C: Consumer> Consumer for Watched<'_, C> {
+    fn explains(&self) -> bool {
+        self.inner.explains()
+    }
+    fn fingerprints(&self) -> bool {
+        self.inner.fingerprints()
+    }
+    fn wants_detail(&self, record: &CaseRecord) -> bool {
+        self.inner.wants_detail(record)
+    }
+    fn wants_passing(&self) -> bool {
+        self.inner.wants_passing()
+    }
+    fn counted(&mut self, op: Option<&str>, state: CaseState) -> io::Result<()> {
+        self.inner.counted(op, state)
+    }
+    fn begin_file(&mut self, file: FileInfo) -> io::Result<()> {
+        self.inner.begin_file(file)
+    }
+    fn case(&mut self, record: CaseRecord) -> io::Result<()> {
+        if record.entry.is_some() {
+            self.seen.push(record.id.clone());
+        }
+        self.inner.case(record)
+    }
+    fn problem(&mut self, problem: Problem) -> io::Result<()> {
+        self.inner.problem(problem)
+    }
+    fn end_file(&mut self) -> io::Result<()> {
+        self.inner.end_file()
+    }
+    fn orphaned_entry(&mut self, entry: &Entry) {
+        self.inner.orphaned_entry(entry)
+    }
+}
+
+/// Runs a planned corpus.
+pub fn run_planned<C: Consumer>(
+    args: &RunArgs,
+    (files, plan): (&[FileEntry], &Plan),
     mut ledger: Option<&mut LedgerUse>,
     consumer: &mut C,
 ) -> Result<(), InputError> {
     let corpus = &args.corpus;
-    let files = corpus.case_files()?;
-    super::corpus::require_dir("golden", &corpus.golden)?;
-    check_ops(&files, &args.ops)?;
-    // Which ops a golden without a case file held cannot be known.
-    let orphans = if args.ops.is_empty() {
+    let consumer = &mut Watched {
+        inner: consumer,
+        seen: Vec::new(),
+    };
+    // Which ops a golden without a case file held cannot be known; a
+    // shard leaves the goldens to `merge`, which sees every shard.
+    let orphans = if args.ops.is_empty() && corpus.shard.is_none() {
         corpus.orphans()?
     } else {
         Vec::new()
     };
-    for entry in &files {
-        let prepared = prepare(entry, &args.ops, ledger.as_deref_mut());
+    for (position, entry) in files.iter().enumerate() {
+        let part = plan.part(position);
+        if part == Part::Skip {
+            continue;
+        }
+        let prepared = prepare(entry, part, &args.ops, ledger.as_deref_mut());
         if let Prepared::Skip = prepared {
             continue;
         }
@@ -412,6 +497,7 @@ pub fn run_corpus<C: Consumer>(
         consumer.end_file()?;
     }
     if let Some(ledger) = ledger {
+        ledger.seen.extend(consumer.seen.drain(..));
         if corpus.is_whole() && args.ops.is_empty() {
             for entry in ledger.orphans() {
                 consumer.orphaned_entry(entry);
@@ -424,12 +510,14 @@ pub fn run_corpus<C: Consumer>(
 /// Runs `run`.
 pub fn run_command(args: &RunArgs, out: impl Write) -> Result<Totals, InputError> {
     let mut ledger = LedgerUse::open(args.ledger.as_deref(), &args.corpus.cases, false)?;
+    let (files, plan) = plan(args)?;
     let run = RunInfo {
         command: "run",
-        shard: args.corpus.shard,
+        shard: plan.shard_info(),
+        corpus: Some(plan.info.clone()),
         ledger: ledger.as_ref().map(LedgerUse::info),
     };
     let mut sink = Sink::new(out, args.report, run);
-    run_corpus(args, ledger.as_mut(), &mut sink)?;
+    run_planned(args, (&files, &plan), ledger.as_mut(), &mut sink)?;
     Ok(sink.finish()?)
 }

@@ -62,7 +62,8 @@ pub fn entry_json(entry: &EntryRef) -> Value {
     )
 }
 
-fn entry_from_json(value: &Value) -> Option<EntryRef> {
+/// An entry reference read back from its JSON form.
+pub fn entry_from_json(value: &Value) -> Option<EntryRef> {
     let state = match string(value.get("state"))?.as_str() {
         "accepted" => EntryState::Accepted,
         "triaged" => EntryState::Triaged {

@@ -15,7 +15,7 @@ pub mod signature;
 use super::identity::{CaseId, CaseKey};
 use crate::js::{JsString, Value};
 
-pub use json::{entry_json, id_from_json, id_json};
+pub use json::{entry_from_json, entry_json, id_from_json, id_json};
 pub use signature::Signature;
 
 /// What the comparison found.

@@ -2,8 +2,11 @@
 //! (docs/REPORT.md describes each):
 //!
 //! ```text
-//! {"version":1,"command":"run","shard":null,"corpus":null,
-//!  "ledger":null | {"path","fingerprint","entries":[{"file","name"|"hash"},…]},
+//! {"version":1,"command":"run","shard":null | {"index","count","from","to"},
+//!  "corpus":null | {"fingerprint","caseFiles","goldenFiles","cases","caseDir",
+//!                   "goldenDir","filter","ops"},
+//!  "ledger":null | {"path","fingerprint",
+//!                   "entries":[{"file","name"|"hash","op","entry","fingerprint"},…]},
 //!  "files":[{"name","path","passed","failed","accepted",
 //!            ["problem","golden"|"message","stderr","skipped",] "cases":[…]}],
 //!  "orphanedEntries":[{"id","op","state","reason","fingerprint"}],
@@ -57,33 +60,7 @@ impl Json {
             return Ok(());
         }
         self.started = true;
-        let run = &self.run;
-        let shard = match run.shard {
-            Some(shard) => Value::Object(
-                Object::new()
-                    .with("index", count(shard.index))
-                    .with("count", count(shard.count)),
-            ),
-            None => Value::Null,
-        };
-        let ledger = match &run.ledger {
-            Some(ledger) => Value::Object(
-                Object::new()
-                    .with("path", ledger.path.as_str())
-                    .with("fingerprint", ledger.fingerprint.as_str())
-                    .with(
-                        "entries",
-                        ledger.entries.iter().map(id_json).collect::<Vec<_>>(),
-                    ),
-            ),
-            None => Value::Null,
-        };
-        let head = Object::new()
-            .with("version", count(1))
-            .with("command", run.command)
-            .with("shard", shard)
-            .with("corpus", Value::Null)
-            .with("ledger", ledger);
+        let head = self.run.head_json();
         let mut bytes = Vec::new();
         write_value(&Value::Object(head), &mut bytes);
         // Reopen the object to stream the files array.

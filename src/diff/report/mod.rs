@@ -13,6 +13,7 @@
 pub mod detail;
 pub mod github;
 pub mod groups;
+pub mod head;
 pub mod html;
 pub mod human;
 pub mod json;
@@ -24,12 +25,11 @@ use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::path::PathBuf;
 
-use super::corpus::Shard;
-use super::identity::CaseId;
 use super::ledger::Entry;
 use super::record::{CaseRecord, CaseState, EntryState};
 use crate::js::Value;
 use groups::Groups;
+pub use head::{CorpusInfo, LedgerInfo, RunInfo, ShardInfo};
 
 /// The report formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -251,28 +251,6 @@ impl Totals {
             }
         }
     }
-}
-
-/// The ledger a run used, as reports name it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LedgerInfo {
-    /// Its path.
-    pub path: String,
-    /// A hash of its text.
-    pub fingerprint: String,
-    /// Its entries' identities.
-    pub entries: Vec<CaseId>,
-}
-
-/// What ran, for the report's head.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct RunInfo {
-    /// `run`, `compare` or `accept`.
-    pub command: &'static str,
-    /// The shard, when one.
-    pub shard: Option<Shard>,
-    /// The ledger, when one is in use.
-    pub ledger: Option<LedgerInfo>,
 }
 
 /// Everything a report keeps besides the records themselves.

@@ -1,0 +1,495 @@
+//! `run --shard K/N` and `parity-diff merge`: shards balanced by cases,
+//! reports that record their corpus, and shard reports merged into the
+//! report of the whole run, or refused with a reason.
+
+#[path = "parity_diff_support/mod.rs"]
+mod support;
+
+use std::path::{Path, PathBuf};
+
+use support::{golden_of, run, write, Corpus, Ran};
+use worker_spawn_oracle::js::{self, TextMode, Value};
+
+const PORT: &str = "python3 examples/partial_port.py";
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The JSON report's members after its head: everything a merge must
+/// reproduce.
+fn body(report: &str) -> &str {
+    let at = report.find(",\"files\":").expect("a JSON report");
+    &report[at..]
+}
+
+fn parse(report: &str) -> Value {
+    let text = report.to_owned();
+    // Reports of the bundled corpus nest deeply: parse on a big stack.
+    std::thread::Builder::new()
+        .stack_size(256 * 1024 * 1024)
+        .spawn(move || js::parse(text.as_bytes(), TextMode::LossyUtf8).expect("one JSON object"))
+        .unwrap()
+        .join()
+        .unwrap()
+}
+
+fn number(value: &Value) -> usize {
+    value.as_number().expect("a number") as usize
+}
+
+/// Writes each report to `dir` and returns the paths.
+fn save(dir: &Path, reports: &[(&str, &Ran)]) -> Vec<PathBuf> {
+    reports
+        .iter()
+        .map(|(name, ran)| {
+            let path = dir.join(name);
+            write(&path, &ran.stdout);
+            path
+        })
+        .collect()
+}
+
+fn merge(dir: &Path, paths: &[PathBuf], format: &str) -> Ran {
+    let mut args = vec!["merge".to_owned(), "--format".to_owned(), format.to_owned()];
+    args.extend(paths.iter().map(|path| path.display().to_string()));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    run(dir, &args)
+}
+
+#[test]
+fn the_bundled_corpus_in_four_shards_merges_into_the_unsharded_run() {
+    let python = std::process::Command::new("python3")
+        .arg("--version")
+        .output();
+    assert!(
+        python.is_ok_and(|out| out.status.success()),
+        "needs python3"
+    );
+    let out = tempfile::tempdir().unwrap();
+    let whole = run(root(), &["run", "--oracle", PORT, "--format", "json"]);
+    assert_eq!(whole.code, 1, "{}", whole.stderr);
+    let shards: Vec<Ran> = (1..=4)
+        .map(|k| {
+            let shard = format!("{k}/4");
+            let ran = run(
+                root(),
+                &[
+                    "run", "--oracle", PORT, "--format", "json", "--shard", &shard,
+                ],
+            );
+            assert_eq!(ran.code, 1, "{shard}: {}", ran.stderr);
+            ran
+        })
+        .collect();
+
+    // Balanced by cases: every shard records its range, and holds it.
+    let mut sizes = Vec::new();
+    let whole_report = parse(&whole.stdout);
+    let total = number(whole_report.get("corpus").get("cases"));
+    assert_eq!(total, 1342);
+    let mut next = 0;
+    for (k, shard) in shards.iter().enumerate() {
+        let report = parse(&shard.stdout);
+        let range = report.get("shard");
+        assert_eq!(number(range.get("index")), k + 1);
+        assert_eq!(number(range.get("count")), 4);
+        assert_eq!(number(range.get("from")), next);
+        next = number(range.get("to"));
+        let held: usize = report
+            .get("files")
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|file| file.get("cases").as_array().unwrap().len())
+            .sum();
+        assert_eq!(held, next - number(range.get("from")), "shard {}", k + 1);
+        sizes.push(held);
+        // The corpus is the same for every shard and the whole run.
+        assert_eq!(
+            js::to_json(report.get("corpus")),
+            js::to_json(whole_report.get("corpus"))
+        );
+    }
+    assert_eq!(next, total);
+    let (largest, smallest) = (sizes.iter().max().unwrap(), sizes.iter().min().unwrap());
+    assert!(
+        *largest as f64 <= 1.2 * *smallest as f64,
+        "shards of {sizes:?} cases"
+    );
+
+    // In any order, the shards merge into the whole run: the same files,
+    // cases, groups, per-op counts and summary, byte for byte.
+    let named: Vec<(String, &Ran)> = shards
+        .iter()
+        .enumerate()
+        .map(|(k, ran)| (format!("shard-{}.json", k + 1), ran))
+        .collect();
+    let named: Vec<(&str, &Ran)> = named.iter().rev().map(|(n, r)| (n.as_str(), *r)).collect();
+    let paths = save(out.path(), &named);
+    let merged = merge(root(), &paths, "json");
+    assert_eq!(merged.code, 1, "{}", merged.stderr);
+    assert_eq!(body(&merged.stdout), body(&whole.stdout));
+    let report = parse(&merged.stdout);
+    assert_eq!(
+        report.get("command").as_js_string().unwrap().to_string(),
+        "merge"
+    );
+    assert!(report.get("shard").is_unset());
+    let summary = report.get("summary");
+    assert_eq!(
+        (number(summary.get("passed")), number(summary.get("failed"))),
+        (84, 1258)
+    );
+    assert_eq!(
+        number(report.get("byOp").get("scriptPath").get("passed")),
+        29
+    );
+
+    // Every format renders the merged records as the run's own.
+    for format in ["human", "junit"] {
+        let unsharded = run(root(), &["run", "--oracle", PORT, "--format", format]);
+        let merged = merge(root(), &paths, format);
+        assert_eq!(merged.code, 1, "{format}: {}", merged.stderr);
+        assert_eq!(merged.stdout, unsharded.stdout, "{format}");
+    }
+    // JUnit from a merge is never empty (vitest's merge wrote an empty one).
+    let junit = merge(root(), &paths, "junit");
+    assert_eq!(junit.stdout.matches("<testcase ").count(), 1342);
+    assert!(junit.stdout.contains(
+        "<testsuites name=\"parity-diff\" tests=\"1342\" failures=\"1258\" errors=\"0\">"
+    ));
+}
+
+/// Seven cases in two files, `cat` as the oracle (each case file is its
+/// own result array); `c.json`'s golden has one element more than its
+/// cases.
+fn corpus_of_seven() -> Corpus {
+    let corpus = Corpus::new();
+    let a: Vec<String> = (0..5)
+        .map(|n| format!(r#"{{"op":"x","name":"a{n}"}}"#))
+        .collect();
+    let a: Vec<&str> = a.iter().map(String::as_str).collect();
+    corpus
+        .case("a.json", &format!("[{}]", a.join(",")))
+        .golden("a.json", &golden_of(&a))
+        .case(
+            "c.json",
+            r#"[{"op":"y","name":"c0"},{"op":"y","name":"c1"}]"#,
+        )
+        .golden(
+            "c.json",
+            &golden_of(&[
+                r#"{"op":"y","name":"c0"}"#,
+                r#"{"op":"y","name":"c1"}"#,
+                r#"{"op":"y","name":"stale"}"#,
+            ]),
+        )
+        .golden("gone.json", &golden_of(&["1"]));
+    corpus
+}
+
+fn shard_reports(corpus: &Corpus, n: usize, extra: &[&str]) -> Vec<PathBuf> {
+    tagged_reports(corpus, "shard", n, extra)
+}
+
+fn tagged_reports(corpus: &Corpus, tag: &str, n: usize, extra: &[&str]) -> Vec<PathBuf> {
+    (1..=n)
+        .map(|k| {
+            let shard = format!("{k}/{n}");
+            let mut args = vec![
+                "run", "--oracle", "cat", "--format", "json", "--shard", &shard,
+            ];
+            args.extend_from_slice(extra);
+            let ran = corpus.run(&args);
+            assert!(ran.code < 2, "{shard}: {ran:?}");
+            let path = corpus.join(&format!("{tag}-{k}-of-{n}.json"));
+            write(&path, &ran.stdout);
+            path
+        })
+        .collect()
+}
+
+#[test]
+fn a_file_straddling_shards_is_sent_in_parts_and_merges_whole() {
+    let corpus = corpus_of_seven();
+    // Seven cases in three shards: 0..2, 2..4, 4..7. The oracle (cat)
+    // answers exactly what it was sent, so a shard passes only if it sent
+    // its own cases and compared them at their positions.
+    let paths = shard_reports(&corpus, 3, &[]);
+    let texts: Vec<String> = paths
+        .iter()
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .collect();
+    let human = |k: usize| {
+        let shard = format!("{k}/3");
+        corpus
+            .run(&["run", "--oracle", "cat", "--shard", &shard])
+            .stdout
+    };
+    assert_eq!(human(1), "ok a.json (2 cases)\n2 passed, 0 failed\n");
+    assert_eq!(human(2), "ok a.json (2 cases)\n2 passed, 0 failed\n");
+    // The last part of c.json meets the golden's element past its cases;
+    // orphaned goldens wait for the merge.
+    let third = human(3);
+    assert!(
+        third.starts_with("ok a.json (1 case)\nFAIL c.json (1 of 3 cases failed)\n"),
+        "{third}"
+    );
+    assert!(!third.contains("gone.json"), "{third}");
+    assert!(texts[2].contains(r#""verdict":"missing""#));
+
+    // Merged: what the unsharded run says, byte for byte.
+    let whole = corpus.run(&["run", "--oracle", "cat", "--format", "json"]);
+    let merged = merge(corpus.path(), &paths, "json");
+    assert_eq!((merged.code, whole.code), (1, 1), "{}", merged.stderr);
+    assert_eq!(body(&merged.stdout), body(&whole.stdout));
+    assert!(merged
+        .stdout
+        .contains(r#""problem":"orphaned golden","golden":"golden/gone.json""#));
+    let human = merge(corpus.path(), &paths, "human");
+    assert_eq!(human.stdout, corpus.run(&["run", "--oracle", "cat"]).stdout);
+    // More shards than cases: empty shards, still whole once merged.
+    let paths = shard_reports(&corpus, 9, &[]);
+    let merged = merge(corpus.path(), &paths, "json");
+    assert_eq!(body(&merged.stdout), body(&whole.stdout));
+    // A shard run is deterministic.
+    let again = shard_reports(&corpus, 3, &[]);
+    for (a, b) in again.iter().zip(&texts) {
+        assert_eq!(&std::fs::read_to_string(a).unwrap(), b);
+    }
+}
+
+#[test]
+fn shards_with_op_merge_without_the_whole_run_checks() {
+    let corpus = corpus_of_seven();
+    let paths = shard_reports(&corpus, 2, &["--op", "x"]);
+    let merged = merge(corpus.path(), &paths, "json");
+    let whole = corpus.run(&["run", "--oracle", "cat", "--format", "json", "--op", "x"]);
+    assert_eq!((merged.code, whole.code), (0, 0), "{}", merged.stderr);
+    assert_eq!(body(&merged.stdout), body(&whole.stdout));
+    assert!(!merged.stdout.contains("orphaned golden"));
+}
+
+#[test]
+fn orphaned_ledger_entries_are_found_on_the_merged_whole() {
+    let corpus = corpus_of_seven();
+    corpus.golden(
+        "a.json",
+        &golden_of(&[
+            r#"{"op":"x","name":"a0"}"#,
+            r#"{"op":"x","name":"a1"}"#,
+            r#"{"op":"x","name":"a2"}"#,
+            r#"{"op":"x","name":"a3"}"#,
+            r#"{"op":"x","name":"a4","v":1}"#,
+        ]),
+    );
+    let accepted = corpus.run(&["accept", "--oracle", "cat", "--reason", "known"]);
+    assert_eq!(accepted.code, 0, "{accepted:?}");
+    let ledger = corpus.read("parity-ledger.txt");
+    write(
+        corpus.join("parity-ledger.txt"),
+        format!(
+            "{ledger}\ncase a.json \"nobody\"\n  op: x\n  state: accepted\n  reason: gone\n  \
+             verdict: different\n  fingerprint: 0000000000000000\n"
+        ),
+    );
+    let paths = shard_reports(&corpus, 2, &[]);
+    for path in &paths {
+        let text = std::fs::read_to_string(path).unwrap();
+        assert!(text.contains(r#""orphanedEntries":[]"#), "{text}");
+    }
+    let merged = merge(corpus.path(), &paths, "json");
+    let whole = corpus.run(&["run", "--oracle", "cat", "--format", "json"]);
+    assert_eq!(body(&merged.stdout), body(&whole.stdout));
+    // Only `nobody` is orphaned: the entry of c.json's golden element past
+    // its cases (known by position) met its case, in the run as in the
+    // merge.
+    assert!(merged.stdout.contains(
+        r#""orphanedEntries":[{"id":{"file":"a.json","name":"nobody"},"op":"x","entry":{"state":"accepted","reason":"gone","link":null},"fingerprint":"0000000000000000"}]"#
+    ), "{}", merged.stdout);
+    let human = merge(corpus.path(), &paths, "human");
+    assert!(human
+        .stdout
+        .contains("ORPHANED a.json \"nobody\" (op x): no such case"));
+    assert_eq!(human.stdout, corpus.run(&["run", "--oracle", "cat"]).stdout);
+}
+
+#[test]
+fn merge_refuses_what_is_not_one_run_in_shards() {
+    let corpus = corpus_of_seven();
+    let paths = shard_reports(&corpus, 3, &[]);
+    let path = |p: &PathBuf| p.display().to_string();
+    let refused = |paths: &[PathBuf]| {
+        let ran = merge(corpus.path(), paths, "human");
+        assert_eq!(ran.code, 2, "{ran:?}");
+        assert_eq!(ran.stdout, "");
+        ran.stderr.trim_end().to_owned()
+    };
+    let p = &paths;
+    assert_eq!(
+        refused(&[p[0].clone(), p[1].clone(), p[0].clone()]),
+        format!(
+            "parity-diff: overlapping shards: {} and {} are both shard 1/3",
+            path(&p[0]),
+            path(&p[0])
+        )
+    );
+    assert_eq!(
+        refused(&[p[1].clone()]),
+        "parity-diff: missing shards: 1/3, 3/3 (merge needs every shard of the run)"
+    );
+    assert_eq!(
+        refused(&[p[0].clone(), p[1].clone()]),
+        "parity-diff: missing shard: 3/3 (merge needs every shard of the run)"
+    );
+    // Another N.
+    let halves = shard_reports(&corpus, 2, &[]);
+    assert_eq!(
+        refused(&[p[0].clone(), halves[1].clone(), p[2].clone()]),
+        format!(
+            "parity-diff: {} is shard 1/3 but {} is shard 2/2: the shards of one run are all K/N for one N",
+            path(&p[0]),
+            path(&halves[1])
+        )
+    );
+    // Another corpus: a golden changed between shards.
+    corpus.golden("a.json", "[\n1\n]\n");
+    let changed = tagged_reports(&corpus, "changed", 3, &[]);
+    let message = refused(&[p[0].clone(), changed[1].clone(), p[2].clone()]);
+    assert!(
+        message.starts_with(&format!(
+            "parity-diff: {} and {} are reports of different corpora (fingerprints ",
+            path(&p[0]),
+            path(&changed[1])
+        )),
+        "{message}"
+    );
+    let corpus = corpus_of_seven();
+    let paths = shard_reports(&corpus, 3, &[]);
+    // Another selection.
+    let by_op = tagged_reports(&corpus, "by-op", 3, &["--op", "x"]);
+    assert_eq!(
+        refused(&[paths[0].clone(), by_op[1].clone(), paths[2].clone()]),
+        format!(
+            "parity-diff: {} and {} selected different cases of the corpus (their --filter or --op differ)",
+            path(&paths[0]),
+            path(&by_op[1])
+        )
+    );
+    // Another ledger.
+    write(corpus.join("parity-ledger.txt"), "# empty\n");
+    let ledgered = tagged_reports(&corpus, "ledgered", 3, &[]);
+    let message = refused(&[paths[0].clone(), ledgered[1].clone(), paths[2].clone()]);
+    assert!(
+        message.starts_with(&format!(
+            "parity-diff: {} and {} used different ledgers (fingerprints none and ",
+            path(&paths[0]),
+            path(&ledgered[1])
+        )),
+        "{message}"
+    );
+    std::fs::remove_file(corpus.join("parity-ledger.txt")).unwrap();
+    // Another format version.
+    let text = std::fs::read_to_string(&paths[1]).unwrap();
+    let future = corpus.join("future.json");
+    write(
+        &future,
+        text.replacen("{\"version\":1,", "{\"version\":2,", 1),
+    );
+    assert_eq!(
+        refused(&[paths[0].clone(), future.clone(), paths[2].clone()]),
+        format!(
+            "parity-diff: {} is a report of format version 2; this parity-diff reads version 1",
+            path(&future)
+        )
+    );
+    // Reports that are not shards of a run.
+    let whole = corpus.join("whole.json");
+    write(
+        &whole,
+        corpus
+            .run(&["run", "--oracle", "cat", "--format", "json"])
+            .stdout,
+    );
+    assert_eq!(
+        refused(std::slice::from_ref(&whole)),
+        format!(
+            "parity-diff: {} is the report of a run without --shard; merge combines the JSON reports of `parity-diff run --shard K/N`",
+            path(&whole)
+        )
+    );
+    let compared = corpus.join("compare.json");
+    write(
+        &compared,
+        corpus
+            .run(&[
+                "compare",
+                "--format",
+                "json",
+                "golden/a.json",
+                "golden/a.json",
+            ])
+            .stdout,
+    );
+    assert_eq!(
+        refused(std::slice::from_ref(&compared)),
+        format!(
+            "parity-diff: {} is a `compare` report; merge combines the JSON reports of `parity-diff run --shard K/N`",
+            path(&compared)
+        )
+    );
+    let merged = corpus.join("merged.json");
+    write(&merged, merge(corpus.path(), &paths, "json").stdout);
+    assert!(refused(std::slice::from_ref(&merged)).contains("is a `merge` report"));
+    // Not a report at all.
+    let human = corpus.join("human.txt");
+    write(&human, "3 passed, 0 failed\n");
+    assert_eq!(
+        refused(std::slice::from_ref(&human)),
+        format!(
+            "parity-diff: {} is not a parity-diff JSON report: unexpected '3' at byte 0",
+            path(&human)
+        )
+    );
+    let missing = corpus.join("nowhere.json");
+    assert!(
+        refused(std::slice::from_ref(&missing)).starts_with(&format!(
+            "parity-diff: cannot read the report {}: ",
+            path(&missing)
+        ))
+    );
+    let ran = run(corpus.path(), &["merge"]);
+    assert_eq!(ran.code, 2, "{ran:?}");
+}
+
+#[test]
+fn oracle_failures_in_a_straddling_file_count_once() {
+    let corpus = corpus_of_seven();
+    // An oracle that fails on a.json, whichever part it is sent.
+    let oracle = r#"x=$(cat); case "$x" in *'"a'*) echo boom >&2; exit 3;; esac; printf '%s' "$x""#;
+    let paths: Vec<PathBuf> = (1..=3)
+        .map(|k| {
+            let shard = format!("{k}/3");
+            let ran = corpus.run(&[
+                "run", "--oracle", oracle, "--format", "json", "--shard", &shard,
+            ]);
+            let path = corpus.join(&format!("s{k}.json"));
+            write(&path, &ran.stdout);
+            path
+        })
+        .collect();
+    let merged = merge(corpus.path(), &paths, "json");
+    let whole = corpus.run(&["run", "--oracle", oracle, "--format", "json"]);
+    assert_eq!((merged.code, whole.code), (2, 2), "{}", merged.stderr);
+    let summary = |text: &str| {
+        let report = parse(text);
+        let summary = report.get("summary");
+        (
+            number(summary.get("errors")),
+            number(summary.get("skipped")),
+        )
+    };
+    assert_eq!(summary(&merged.stdout), (1, 5));
+    assert_eq!(summary(&merged.stdout), summary(&whole.stdout));
+}
