@@ -7,7 +7,7 @@
 //! file as the array of their raw bytes, in order) and compared with the
 //! golden's elements at the same positions; files without such cases are
 //! left out. `--shard K/N` takes one of N balanced ranges of the selected
-//! cases ([`plan`](super::plan)), sent the same way; orphaned goldens and
+//! cases ([`plan`](mod@super::plan)), sent the same way; orphaned goldens and
 //! ledger entries are then left to `merge`.
 
 use std::collections::HashSet;
