@@ -17,7 +17,7 @@ use std::fmt;
 use std::io::{self, Read};
 
 use super::object::Object;
-use super::string::{push_code_unit_to, push_wtf8_to, JsStr, JsString};
+use super::string::{push_code_unit_to, push_wtf8_to, whole_characters_len, JsStr, JsString};
 use super::value::Value;
 
 /// How the bytes of the input are to be decoded.
@@ -113,30 +113,6 @@ fn parse_op_text<R: Read>(reader: JsonReader<R>) -> Result<Value, ParseError> {
 }
 
 const READ_CHUNK: usize = 64 * 1024;
-
-/// How many bytes of WTF-8 are whole characters: all of them, less a last
-/// character that the end cuts short.
-fn whole_characters_len(bytes: &[u8]) -> usize {
-    let last = (bytes.len().saturating_sub(4)..bytes.len())
-        .rev()
-        .find(|&at| bytes[at] & 0xC0 != 0x80);
-    match last {
-        Some(at) => {
-            let width = match bytes[at] {
-                0x00..=0x7F => 1,
-                0x80..=0xDF => 2,
-                0xE0..=0xEF => 3,
-                _ => 4,
-            };
-            if at + width <= bytes.len() {
-                bytes.len()
-            } else {
-                at
-            }
-        }
-        None => bytes.len(),
-    }
-}
 
 /// A JSON reader over a byte stream, for a caller that walks the top level
 /// itself (the batch reads its array element by element).

@@ -30,7 +30,7 @@ mod wtf8;
 pub use slice::{JsStr, Split, UnitCut};
 use wtf8::{decode_at, encode_raw, surrogate_pair, trailing_high_surrogate};
 pub use wtf8::{is_high_surrogate, is_js_white_space, is_low_surrogate, JS_WHITE_SPACE};
-pub(crate) use wtf8::{push_code_unit_to, push_wtf8_to};
+pub(crate) use wtf8::{push_code_unit_to, push_wtf8_to, whole_characters_len};
 
 /// Strings of at least this many bytes share their bytes between copies.
 /// Below it a copy is cheaper than the reference count's allocation.

@@ -7,7 +7,9 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use super::wtf8::{char_start_before, decode_at, is_js_white_space, surrogate_pair, units_of_byte};
+use super::wtf8::{
+    char_len, char_start_before, decode_at, is_js_white_space, surrogate_pair, units_of_byte,
+};
 use super::JsString;
 
 /// A borrowed JavaScript string: whole characters of canonical WTF-8 (a
@@ -38,16 +40,6 @@ pub enum UnitCut<'a> {
         /// The characters after the pair.
         after: JsStr<'a>,
     },
-}
-
-/// The length in bytes of the character whose first byte this is.
-fn char_len(first: u8) -> usize {
-    match first {
-        0x00..=0x7F => 1,
-        0x80..=0xDF => 2,
-        0xE0..=0xEF => 3,
-        _ => 4,
-    }
 }
 
 /// The byte offset of the first `needle` (non-empty) in `bytes` at or

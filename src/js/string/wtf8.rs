@@ -46,6 +46,28 @@ pub(crate) fn units_of_byte(byte: u8) -> usize {
     }
 }
 
+/// The length in bytes of the character whose first byte this is.
+pub(crate) fn char_len(first: u8) -> usize {
+    match first {
+        0x00..=0x7F => 1,
+        0x80..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        _ => 4,
+    }
+}
+
+/// How many bytes of WTF-8 are whole characters: all of them, less a last
+/// character that the end cuts short.
+pub(crate) fn whole_characters_len(bytes: &[u8]) -> usize {
+    let last = (bytes.len().saturating_sub(4)..bytes.len())
+        .rev()
+        .find(|&at| bytes[at] & 0xC0 != 0x80);
+    match last {
+        Some(at) if at + char_len(bytes[at]) > bytes.len() => at,
+        _ => bytes.len(),
+    }
+}
+
 /// Decodes the code point that starts at `bytes[at]` in generalized UTF-8,
 /// returning it and its length in bytes. The caller guarantees `at` is the
 /// start of a sequence in valid WTF-8.
