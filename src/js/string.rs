@@ -63,6 +63,7 @@ impl Default for Bytes {
 
 impl JsString {
     /// The empty string.
+    #[inline]
     pub const fn new() -> Self {
         JsString {
             bytes: Bytes::Own(Vec::new()),
@@ -78,12 +79,14 @@ impl JsString {
 
     /// Wraps bytes that are already canonical WTF-8. Only the JSON reader
     /// and this module produce such bytes.
+    #[inline]
     pub(crate) fn from_wtf8_unchecked(bytes: Vec<u8>) -> Self {
-        let mut text = JsString {
-            bytes: Bytes::Own(bytes),
+        let bytes = if bytes.len() >= SHARED_FROM {
+            Bytes::Shared(Arc::new(bytes))
+        } else {
+            Bytes::Own(bytes)
         };
-        text.share_if_large();
-        text
+        JsString { bytes }
     }
 
     /// The string made of these UTF-16 code units (lone surrogates allowed).
@@ -96,6 +99,7 @@ impl JsString {
     }
 
     /// Moves large bytes behind a reference count, so that copies share them.
+    #[inline]
     fn share_if_large(&mut self) {
         if let Bytes::Own(bytes) = &mut self.bytes {
             if bytes.len() >= SHARED_FROM {
@@ -106,6 +110,7 @@ impl JsString {
 
     /// The bytes, to append to: a shared string is copied first only when
     /// another copy uses it too.
+    #[inline]
     fn bytes_mut(&mut self) -> &mut Vec<u8> {
         match &mut self.bytes {
             Bytes::Own(bytes) => bytes,
@@ -114,12 +119,14 @@ impl JsString {
     }
 
     /// Appends with `push`, then shares the bytes if they grew large.
+    #[inline]
     fn append(&mut self, push: impl FnOnce(&mut Vec<u8>)) {
         push(self.bytes_mut());
         self.share_if_large();
     }
 
     /// The canonical WTF-8 bytes of this string.
+    #[inline]
     pub fn as_wtf8(&self) -> &[u8] {
         match &self.bytes {
             Bytes::Own(bytes) => bytes,
@@ -128,6 +135,7 @@ impl JsString {
     }
 
     /// The whole string, borrowed.
+    #[inline]
     pub fn as_js_str(&self) -> JsStr<'_> {
         JsStr::from_wtf8_unchecked(self.as_wtf8())
     }
@@ -155,6 +163,7 @@ impl JsString {
     }
 
     /// Whether the string has no code units.
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.as_wtf8().is_empty()
     }
@@ -283,6 +292,7 @@ impl JsString {
     }
 
     /// Whether this string equals Rust text.
+    #[inline]
     pub fn eq_str(&self, text: &str) -> bool {
         self.as_wtf8() == text.as_bytes()
     }
@@ -392,12 +402,14 @@ impl Hash for JsString {
 }
 
 impl From<&str> for JsString {
+    #[inline]
     fn from(text: &str) -> Self {
         JsString::from_wtf8_unchecked(text.as_bytes().to_vec())
     }
 }
 
 impl From<String> for JsString {
+    #[inline]
     fn from(text: String) -> Self {
         JsString::from_wtf8_unchecked(text.into_bytes())
     }

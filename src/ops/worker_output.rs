@@ -15,6 +15,10 @@ pub const WORKER_OUTPUT_LIMIT: usize = 4000;
 /// that is kept whole. Only the tail is read as characters, so a gigabyte
 /// of output costs one count of its bytes and no copy.
 fn bounded_tail(text: JsStr<'_>) -> Option<(usize, JsStr<'_>)> {
+    // Every unit takes at least one byte: short text needs no count.
+    if text.as_wtf8().len() <= WORKER_OUTPUT_LIMIT || text.len_utf16() <= WORKER_OUTPUT_LIMIT {
+        return None;
+    }
     match text.cut_from_end(WORKER_OUTPUT_LIMIT) {
         UnitCut::Between(before, _) if before.is_empty() => None,
         UnitCut::Between(before, tail) => Some((before.len_utf16(), tail)),

@@ -60,6 +60,7 @@ fn find_bytes(bytes: &[u8], needle: &[u8], from: usize) -> Option<usize> {
 
 impl<'a> JsStr<'a> {
     /// Wraps bytes that are whole characters of canonical WTF-8.
+    #[inline]
     pub(crate) fn from_wtf8_unchecked(bytes: &'a [u8]) -> Self {
         JsStr { bytes }
     }
@@ -73,6 +74,7 @@ impl<'a> JsStr<'a> {
     }
 
     /// The canonical WTF-8 bytes.
+    #[inline]
     pub fn as_wtf8(self) -> &'a [u8] {
         self.bytes
     }
