@@ -2,7 +2,7 @@
 //! on the real file system (inside a scratch directory, contract 3).
 //!
 //! Paths are JavaScript strings; they reach the file system through
-//! [`with_path`], as Node encodes them. Containment compares *real* paths
+//! `with_path`, as Node encodes them. Containment compares *real* paths
 //! (symlinks, `.` and `..` resolved), so `$DIR/a/../b` is inside `$DIR/b`,
 //! and `/a/bc` is not inside `/a/b`.
 
