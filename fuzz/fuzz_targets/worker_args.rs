@@ -7,7 +7,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use worker_spawn_oracle::js::{to_json, JsString, Object, Value};
+use worker_spawn_oracle::js::{to_json, JsStr, JsString, Object, Value};
 use worker_spawn_oracle::ops::argv::cli_args;
 use worker_spawn_oracle::ops::worker_args::{parse_worker_args, WorkerArgs};
 
@@ -54,7 +54,7 @@ fuzz_target!(|data: &[u8]| {
             env.insert(name, Value::from(value));
         }
     }
-    let directories = |path: &JsString| path.starts_with("/") && path.len_utf16() % 2 == 0;
+    let directories = |path: JsStr<'_>| path.starts_with("/") && path.len_utf16() % 2 == 0;
     let Ok(parsed) = parse_worker_args(&args, &env, &directories) else {
         return;
     };

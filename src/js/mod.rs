@@ -31,5 +31,5 @@ pub use error::{JsError, JsResult};
 pub use object::Object;
 pub use parse::{parse, parse_js_string, JsonReader, ParseError, TextMode};
 pub use print::{stringify, to_json, write_value};
-pub use string::JsString;
-pub use value::{Value, UNDEFINED};
+pub use string::{JsStr, JsString};
+pub use value::{Str, Value, UNDEFINED};

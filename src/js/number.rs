@@ -36,11 +36,12 @@ pub fn to_js_string(number: f64) -> String {
 
 /// `Number(text)` of a string of one or more ASCII digits: the nearest
 /// double (Infinity when too large); `None` for any other text.
-pub fn from_ascii_digits(text: &super::JsString) -> Option<f64> {
-    if !text.is_ascii_digits() {
+pub fn from_ascii_digits<'a>(text: impl Into<super::JsStr<'a>>) -> Option<f64> {
+    let bytes = text.into().as_wtf8();
+    if bytes.is_empty() || !bytes.iter().all(u8::is_ascii_digit) {
         return None;
     }
-    text.as_str()?.parse::<f64>().ok()
+    std::str::from_utf8(bytes).ok()?.parse::<f64>().ok()
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@ use std::fmt;
 use std::io::{self, Read};
 
 use super::object::Object;
-use super::string::{push_code_unit_to, push_wtf8_to, JsString};
+use super::string::{push_code_unit_to, push_wtf8_to, whole_characters_len, JsStr, JsString};
 use super::value::Value;
 
 /// How the bytes of the input are to be decoded.
@@ -94,9 +94,19 @@ pub fn parse(bytes: &[u8], mode: TextMode) -> Result<Value, ParseError> {
 /// it (JSON text that an op parses: `remoteConfig`'s `json`,
 /// `--runtime-defaults`). The reader keeps its open containers on the
 /// heap and a [`Value`] drops without recursion, so depth costs memory in
-/// proportion to the text, never stack.
-pub fn parse_js_string(text: &JsString) -> Result<Value, ParseError> {
-    let mut reader = JsonReader::from_slice(text.as_wtf8(), TextMode::Wtf8).without_depth_limit();
+/// proportion to the text, never stack. A large text is read where it
+/// is, a chunk at a time: the strings parsed out of it are its only copy.
+pub fn parse_js_string<'a>(text: impl Into<JsStr<'a>>) -> Result<Value, ParseError> {
+    let bytes = text.into().as_wtf8();
+    if bytes.len() <= READ_CHUNK {
+        parse_op_text(JsonReader::from_slice(bytes, TextMode::Wtf8))
+    } else {
+        parse_op_text(JsonReader::new(bytes, TextMode::Wtf8))
+    }
+}
+
+fn parse_op_text<R: Read>(reader: JsonReader<R>) -> Result<Value, ParseError> {
+    let mut reader = reader.without_depth_limit();
     let value = reader.parse_value(0)?;
     reader.expect_end()?;
     Ok(value)
@@ -500,10 +510,21 @@ impl<R: Read> JsonReader<R> {
         let start = self.position;
         let text = &self.buffer[start..start + run];
         if self.mode == TextMode::Wtf8 {
-            // Trusted canonical WTF-8, whole in memory: only its first
-            // character can pair with what precedes it (an escape).
-            push_wtf8_to(out, text);
-            self.position += run;
+            // Trusted canonical WTF-8: only a run's first character can
+            // pair with what precedes it (an escape), so runs are taken in
+            // whole characters. One cut by the end of a streamed chunk is
+            // taken once the rest of it has been read.
+            let whole = if stopped_at_special || self.exhausted {
+                run
+            } else {
+                whole_characters_len(text)
+            };
+            if whole == 0 {
+                self.fill(4)?;
+                return Ok(());
+            }
+            push_wtf8_to(out, &text[..whole]);
+            self.position += whole;
             return Ok(());
         }
         match std::str::from_utf8(text) {

@@ -222,6 +222,40 @@ impl Read for Trickle<'_> {
 }
 
 #[test]
+fn streamed_op_text_keeps_characters_whole_across_reads() {
+    // Every kind of character, and an escaped high surrogate before a
+    // literal lone low one (the two join), cut by every read.
+    let mut text = JsString::from("{\"k\u{e9}\":\"a\u{1F600}\u{e9}\u{2028}\\ud83d");
+    text.push_code_unit(0xDE00);
+    text.push_code_unit(0xDC00);
+    text.push_str("z\\u00e9\"}");
+    let whole = parse_js_string(&text).unwrap();
+    let mut expected_value = JsString::from("a\u{1F600}\u{e9}\u{2028}\u{1F600}");
+    expected_value.push_code_unit(0xDC00);
+    expected_value.push_str("z\u{e9}");
+    let expected = Value::Object(Object::new().with("k\u{e9}", expected_value));
+    assert_eq!(whole, expected);
+    let mut reader = JsonReader::new(Trickle(text.as_wtf8()), TextMode::Wtf8);
+    assert_eq!(reader.parse_value(0).unwrap(), expected);
+    reader.expect_end().unwrap();
+    // A text larger than one read chunk is streamed, not copied: the
+    // characters at the chunk's end come out whole.
+    for pad in READ_CHUNK - 8..READ_CHUNK + 2 {
+        let mut large = JsString::from(format!("[\"{}", "x".repeat(pad)).as_str());
+        large.push_str("\u{1F600}\u{e9}\u{2028}\\ud83d");
+        large.push_code_unit(0xDE00);
+        large.push_str("\"]");
+        let items = parse_js_string(&large).unwrap().into_array().unwrap();
+        let parsed = items[0].as_js_string().unwrap();
+        assert!(
+            parsed.ends_with("x\u{1F600}\u{e9}\u{2028}\u{1F600}"),
+            "{pad}"
+        );
+        assert_eq!(parsed.len_utf16(), pad + 6);
+    }
+}
+
+#[test]
 fn streamed_input_decodes_like_whole_input() {
     let inputs: [&[u8]; 5] = [
         b"[\"\xf0\x9f\x98\x80\xe2\x82\xac\xc3\xa9\",1]",

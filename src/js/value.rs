@@ -8,7 +8,7 @@
 
 use super::number;
 use super::object::Object;
-use super::string::JsString;
+use super::string::{JsConcatPart, JsString};
 
 /// A JavaScript value that JSON can carry, or `undefined`.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -180,30 +180,73 @@ impl Value {
 
     /// JavaScript's `String(value)` for JSON values (the contract's `str`):
     /// arrays join their elements with `,` (`null` and `undefined` elements
-    /// as the empty string), objects are `[object Object]`.
+    /// as the empty string), objects are `[object Object]`. A string is
+    /// itself, shared when large; a part of a message is better given as
+    /// [`Str`], which appends without building it first.
     pub fn to_js_string(&self) -> JsString {
         match self {
-            Value::Undefined => JsString::from("undefined"),
-            Value::Null => JsString::from("null"),
-            Value::Bool(flag) => JsString::from(if *flag { "true" } else { "false" }),
-            Value::Number(n) => JsString::from(number::to_js_string(*n)),
             Value::String(text) => text.clone(),
-            Value::Array(items) => {
-                let mut joined = JsString::new();
-                for (at, item) in items.iter().enumerate() {
-                    if at > 0 {
-                        joined.push_str(",");
-                    }
-                    if item.is_set() {
-                        joined.push_js(&item.to_js_string());
-                    }
-                }
-                joined
+            Value::Number(n) => JsString::from(number::to_js_string(*n)),
+            other => {
+                let mut out = JsString::with_capacity(Str(other).wtf8_len());
+                Str(other).append_to(&mut out);
+                out
             }
-            Value::Object(_) => JsString::from("[object Object]"),
         }
     }
 }
+
+/// `str(value)` as a part of [`js_concat!`](crate::js_concat):
+/// `js_concat!("exit code ", Str(code))` appends the text of `code`
+/// straight into the message, so a large string (or an array of them) is
+/// copied once, into the message, and never on its own first.
+#[derive(Clone, Copy, Debug)]
+pub struct Str<'a>(pub &'a Value);
+
+impl JsConcatPart for Str<'_> {
+    fn wtf8_len(&self) -> usize {
+        match self.0 {
+            Value::Undefined => "undefined".len(),
+            Value::Null => "null".len(),
+            Value::Bool(flag) => if *flag { "true" } else { "false" }.len(),
+            Value::Number(n) => number::to_js_string(*n).len(),
+            Value::String(text) => text.as_wtf8().len(),
+            Value::Array(items) => {
+                let joined: usize = items
+                    .iter()
+                    .filter(|item| item.is_set())
+                    .map(|item| Str(item).wtf8_len())
+                    .sum();
+                joined + items.len().saturating_sub(1)
+            }
+            Value::Object(_) => OBJECT_STRING.len(),
+        }
+    }
+
+    fn append_to(&self, out: &mut JsString) {
+        match self.0 {
+            Value::Undefined => out.push_str("undefined"),
+            Value::Null => out.push_str("null"),
+            Value::Bool(flag) => out.push_str(if *flag { "true" } else { "false" }),
+            Value::Number(n) => out.push_str(&number::to_js_string(*n)),
+            Value::String(text) => out.push_js(text),
+            Value::Array(items) => {
+                for (at, item) in items.iter().enumerate() {
+                    if at > 0 {
+                        out.push_str(",");
+                    }
+                    if item.is_set() {
+                        Str(item).append_to(out);
+                    }
+                }
+            }
+            Value::Object(_) => out.push_str(OBJECT_STRING),
+        }
+    }
+}
+
+/// `String(object)` for every plain object.
+const OBJECT_STRING: &str = "[object Object]";
 
 impl From<bool> for Value {
     fn from(flag: bool) -> Self {

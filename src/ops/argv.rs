@@ -5,7 +5,7 @@
 use super::options::validate_options;
 use super::outcome;
 use super::worker_args::scan::VALUE_OPTIONS;
-use crate::js::{stringify, JsResult, JsString, Value};
+use crate::js::{stringify, JsResult, JsStr, JsString, Value};
 use crate::throw;
 
 /// The first element of every worker argv.
@@ -208,15 +208,18 @@ pub fn node_args(script_path: &Value, args: &Value, exec_argv: &Value) -> JsResu
 /// The worker script when none is given.
 pub const DEFAULT_SCRIPT_PATH: &str = "dist/index.js";
 
-/// POSIX `path.resolve(cwd, path)` for an absolute `cwd`.
+/// POSIX `path.resolve(cwd, path)` for an absolute `cwd`. The segments
+/// are pieces of the two strings, so the result is the only copy made.
 pub fn resolve_posix_path(cwd: &JsString, path: &JsString) -> JsString {
-    let joined = if path.starts_with("/") {
-        path.clone()
-    } else {
-        crate::js_concat!(cwd, "/", path)
-    };
-    let mut segments: Vec<JsString> = Vec::new();
-    for segment in joined.split("/") {
+    let path = path.as_js_str();
+    // `cwd + "/" + path` splits into the segments of each.
+    let cwd = (!path.starts_with("/")).then(|| cwd.as_js_str());
+    let mut segments: Vec<JsStr<'_>> = Vec::new();
+    for segment in cwd
+        .into_iter()
+        .chain([path])
+        .flat_map(|part| part.split("/"))
+    {
         if segment.is_empty() || segment.eq_str(".") {
             continue;
         }
@@ -226,13 +229,14 @@ pub fn resolve_posix_path(cwd: &JsString, path: &JsString) -> JsString {
             segments.push(segment);
         }
     }
-    let mut resolved = JsString::new();
-    for segment in &segments {
-        resolved.push_str("/");
-        resolved.push_js(segment);
+    if segments.is_empty() {
+        return JsString::from("/");
     }
-    if resolved.is_empty() {
+    let length = segments.iter().map(|s| 1 + s.as_wtf8().len()).sum();
+    let mut resolved = JsString::with_capacity(length);
+    for segment in segments {
         resolved.push_str("/");
+        resolved.push_js_str(segment);
     }
     resolved
 }

@@ -40,7 +40,7 @@ pub mod worker_output;
 
 pub use envelope::{outcome, threw};
 
-use crate::js::Value;
+use crate::js::{Str, Value};
 use crate::js_concat;
 
 /// The handler of one op: the case in, the result out.
@@ -144,7 +144,7 @@ pub fn run_op(case: &Value) -> Value {
     let op = case.get("op");
     match find(op) {
         Some(spec) => (spec.handler)(case),
-        None => threw(js_concat!("unknown op ", op.to_js_string())),
+        None => threw(js_concat!("unknown op ", Str(op))),
     }
 }
 

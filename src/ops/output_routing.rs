@@ -6,7 +6,7 @@
 //! The sinks are injected through [`OutputSinks`], so the handler is the
 //! same under the scripted harness and in a real runner.
 
-use super::worker_output::bounded_output_text;
+use super::worker_output::bounded_output_str;
 use crate::js::{JsResult, JsString, Object, Value};
 use crate::{js_object, throw};
 
@@ -100,7 +100,7 @@ impl OutputChunkHandler {
             let data = js_object! {
                 "stream" => &self.stream_name,
                 "pid" => self.pid,
-                "text" => bounded_output_text(&text.trim_end()),
+                "text" => bounded_output_str(text.as_js_str().trim_end()),
             };
             sinks.write_audit_event(OUTPUT_AUDIT_EVENT, data);
         }
@@ -140,7 +140,13 @@ impl OutputSinks for ScriptedSinks {
     }
 
     fn append_captured_output(&mut self, text: &JsString) {
-        self.captured.push_js(text);
+        // The first chunk is shared, not copied: a single large chunk is
+        // then held once, whether the trace shows it or not.
+        if self.captured.is_empty() {
+            self.captured = text.clone();
+        } else {
+            self.captured.push_js(text);
+        }
     }
 }
 

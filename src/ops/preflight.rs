@@ -2,16 +2,17 @@
 //! on the real file system (inside a scratch directory, contract 3).
 //!
 //! Paths are JavaScript strings; they reach the file system through
-//! [`js_path`], as Node encodes them. Containment compares *real* paths
+//! `with_path`, as Node encodes them. Containment compares *real* paths
 //! (symlinks, `.` and `..` resolved), so `$DIR/a/../b` is inside `$DIR/b`,
 //! and `/a/bc` is not inside `/a/b`.
 
 use std::fs;
+use std::path::Path;
 
 use super::argv::string_array;
 use super::{outcome, threw};
-use crate::js::{JsResult, JsString, Value};
-use crate::scratch::{in_scratch, js_path};
+use crate::js::{JsResult, JsStr, JsString, Value};
+use crate::scratch::in_scratch;
 use crate::{js_concat, throw};
 
 /// What `stat` says about a path.
@@ -25,11 +26,19 @@ pub enum PathKind {
     Other,
 }
 
+/// Runs `op` on a JavaScript string as a file system path, encoded as
+/// Node encodes it (lone surrogates as U+FFFD, as
+/// [`js_path`](crate::scratch::js_path) does): borrowed when the string is
+/// UTF-8 already, so a long path is not copied on its way to the kernel.
+fn with_path<T>(path: JsStr<'_>, op: impl FnOnce(&Path) -> T) -> T {
+    op(Path::new(&*path.to_utf8_lossy()))
+}
+
 /// `statSync(path)`, reduced to what preflight asks of it. Every failure
 /// (no entry, a file in the middle of the path, a NUL byte, a name too
 /// long) counts as missing, as the reference's `catch` does.
-pub fn path_kind(path: &JsString) -> PathKind {
-    match fs::metadata(js_path(path)) {
+pub fn path_kind<'a>(path: impl Into<JsStr<'a>>) -> PathKind {
+    match with_path(path.into(), |path| fs::metadata(path)) {
         Ok(metadata) if metadata.is_dir() => PathKind::Directory,
         Ok(_) => PathKind::Other,
         Err(_) => PathKind::Missing,
@@ -38,7 +47,7 @@ pub fn path_kind(path: &JsString) -> PathKind {
 
 /// `realpathSync.native(path)`, or `None` when it fails.
 pub fn real_path(path: &JsString) -> Option<JsString> {
-    let real = fs::canonicalize(js_path(path)).ok()?;
+    let real = with_path(path.as_js_str(), |path| fs::canonicalize(path)).ok()?;
     Some(JsString::from(real.to_string_lossy().into_owned()))
 }
 
@@ -99,20 +108,18 @@ pub fn preflight_failure(cwd: &Value, allowed_cwds: &Value) -> JsResult<Option<J
     {
         return Ok(None);
     }
-    let mut listed = JsString::new();
+    // The entries are listed straight into the sentence: each is copied
+    // once.
+    let mut sentence = js_concat!("worker cwd ", cwd, " is not inside an allowed cwd (");
+    sentence.reserve(allowed.iter().map(|entry| entry.as_wtf8().len() + 2).sum());
     for (at, entry) in allowed.iter().enumerate() {
         if at > 0 {
-            listed.push_str(", ");
+            sentence.push_str(", ");
         }
-        listed.push_js(entry);
+        sentence.push_js(entry);
     }
-    Ok(Some(js_concat!(
-        "worker cwd ",
-        cwd,
-        " is not inside an allowed cwd (",
-        listed,
-        ")"
-    )))
+    sentence.push_str(")");
+    Ok(Some(sentence))
 }
 
 /// The `preflight` op: [`preflight_failure`] in a scratch directory.

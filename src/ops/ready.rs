@@ -2,7 +2,7 @@
 //! session-closed guard (4.8), the ready timeout (4.9) and its error (4.10).
 
 use super::outcome;
-use crate::js::{JsResult, Object, Value};
+use crate::js::{JsResult, Object, Str, Value};
 use crate::{js_concat, throw};
 
 /// The `type` of a ready message.
@@ -43,10 +43,7 @@ pub fn ready_message(message: &Value, expected_thread_id: &Value) -> JsResult<Op
     if message.has_own("protocolVersion") {
         let version = message.get("protocolVersion");
         if version.as_number() != Some(WORKER_PROTOCOL_VERSION) {
-            throw!(
-                "unsupported worker protocol version ",
-                version.to_js_string()
-            );
+            throw!("unsupported worker protocol version ", Str(version));
         }
     }
     let mut ready = Object::with_capacity(3);
@@ -96,9 +93,9 @@ pub fn ready_timeout_ms(configured: &Value) -> JsResult<f64> {
 pub fn ready_timeout_error(thread_id: &Value, timeout_ms: &Value) -> crate::js::JsString {
     js_concat!(
         "Thread worker for ",
-        thread_id.to_js_string(),
+        Str(thread_id),
         " did not send ready within ",
-        timeout_ms.to_js_string(),
+        Str(timeout_ms),
         "ms"
     )
 }

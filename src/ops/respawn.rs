@@ -6,7 +6,7 @@
 //! attempt is and how to wait, so the same loop serves the scripted
 //! harness ([`respawn_op`]) and a real spawner.
 
-use super::worker_output::{exit_before_ready_message, preflight_failure_line};
+use super::worker_output::{preflight_failure_line, push_exit_before_ready_message};
 use crate::js::{number, JsError, JsResult, JsString, Object, Value};
 use crate::{js_concat, js_object, throw};
 
@@ -90,15 +90,20 @@ pub fn spawn_with_bounded_respawn<H>(
         }
         if n >= max {
             let attempts = if n == 1 { "attempt" } else { "attempts" };
-            let exit = exit_before_ready_message(&exit.code, &exit.signal, &exit.captured_output)?;
-            throw!(
+            let mut message = js_concat!(
                 "Thread worker failed to start after ",
                 n.to_string(),
                 " ",
                 attempts,
-                ": ",
-                exit
+                ": "
             );
+            push_exit_before_ready_message(
+                &mut message,
+                &exit.code,
+                &exit.signal,
+                &exit.captured_output,
+            )?;
+            return Err(JsError::new(message));
         }
         on_respawn(n + 1);
         sleep(backoff_before_next(backoff_ms, n));

@@ -2,7 +2,7 @@
 //! became ready, read back from an error message.
 
 use super::outcome;
-use crate::js::{JsError, JsString, Object, Value};
+use crate::js::{number, JsError, JsStr, Object, Value};
 
 const EXHAUSTED_PREFIX: &str = "Thread worker failed to start after ";
 const PREFLIGHT_FAILED_PREFIX: &str = "Thread worker preflight failed:";
@@ -20,19 +20,21 @@ pub struct StillbornClass {
     pub terminal: Option<Value>,
 }
 
-/// The attempt count of `Thread worker failed to start after <n> attempt…`.
-fn exhausted_attempts(message: &JsString) -> Option<f64> {
+/// The attempt count of `Thread worker failed to start after <n> attempt…`:
+/// `Number(n)`, the nearest double (Infinity when too large).
+fn exhausted_attempts(message: JsStr<'_>) -> Option<f64> {
     let rest = message.strip_prefix(EXHAUSTED_PREFIX)?;
     let bytes = rest.as_wtf8();
     let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
     if digits == 0 || !bytes[digits..].starts_with(b" attempt") {
         return None;
     }
-    crate::js::number::from_ascii_digits(&JsString::from_wtf8_unchecked(bytes[..digits].to_vec()))
+    number::from_ascii_digits(JsStr::from_wtf8_unchecked(&bytes[..digits]))
 }
 
-/// Classifies an error message (contract 4.15's table, in order).
-pub fn classify(message: &JsString) -> StillbornClass {
+/// Classifies an error message (contract 4.15's table, in order). Only
+/// the preflight detail is copied out of it.
+pub fn classify(message: JsStr<'_>) -> StillbornClass {
     if let Some(attempts) = exhausted_attempts(message) {
         let reason = "worker_respawn_exhausted";
         return StillbornClass {
@@ -42,7 +44,7 @@ pub fn classify(message: &JsString) -> StillbornClass {
     }
     if let Some(rest) = message.strip_prefix(PREFLIGHT_FAILED_PREFIX) {
         let reason = "worker_preflight_failed";
-        let detail = rest.first_line().trim();
+        let detail = rest.first_line().trim().to_js_string();
         return StillbornClass {
             failed_reason: Some(reason),
             terminal: Some(crate::js_object! { "reason" => reason, "detail" => detail }),
@@ -64,7 +66,7 @@ pub fn classify(message: &JsString) -> StillbornClass {
 /// The `stillborn` op.
 pub fn stillborn_op(case: &Value) -> Value {
     let message = JsError::scripted(case.get("message")).message;
-    let class = classify(&message);
+    let class = classify(message.as_js_str());
     let mut result = Object::with_capacity(3);
     result.insert("isStillborn", Value::Bool(class.failed_reason.is_some()));
     result.insert("failedReason", class.failed_reason.into());
@@ -78,7 +80,7 @@ mod tests {
     use crate::js::to_json;
 
     fn json(message: &str) -> String {
-        let class = classify(&JsString::from(message));
+        let class = classify(JsStr::from(message));
         let value = crate::js_object! {
             "failedReason" => class.failed_reason,
             "terminal" => class.terminal,
@@ -116,9 +118,8 @@ mod tests {
     #[test]
     fn huge_attempt_counts_are_doubles() {
         let digits = "9".repeat(400);
-        let class = classify(&JsString::from(
-            format!("{EXHAUSTED_PREFIX}{digits} attempts").as_str(),
-        ));
+        let message = format!("{EXHAUSTED_PREFIX}{digits} attempts");
+        let class = classify(JsStr::from(message.as_str()));
         let terminal = String::from_utf8(to_json(&class.terminal.unwrap())).unwrap();
         assert_eq!(
             terminal,

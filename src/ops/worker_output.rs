@@ -3,28 +3,62 @@
 //! line a worker prints before it exits (4.14).
 
 use super::outcome;
-use crate::js::string::{is_high_surrogate, is_low_surrogate};
-use crate::js::{JsResult, JsString, Value};
+use crate::js::string::{JsConcatPart, UnitCut};
+use crate::js::{JsResult, JsStr, JsString, Str, Value};
 use crate::{js_concat, throw};
 
 /// How many UTF-16 code units of worker output are kept.
 pub const WORKER_OUTPUT_LIMIT: usize = 4000;
 
+/// The tail that `boundedWorkerOutput` keeps of a text longer than
+/// [`WORKER_OUTPUT_LIMIT`], and how many units it omits; `None` for a text
+/// that is kept whole. Only the tail is read as characters, so a gigabyte
+/// of output costs one count of its bytes and no copy.
+fn bounded_tail(text: JsStr<'_>) -> Option<(usize, JsStr<'_>)> {
+    // Every unit takes at least one byte: short text needs no count.
+    if text.as_wtf8().len() <= WORKER_OUTPUT_LIMIT || text.len_utf16() <= WORKER_OUTPUT_LIMIT {
+        return None;
+    }
+    match text.cut_from_end(WORKER_OUTPUT_LIMIT) {
+        UnitCut::Between(before, _) if before.is_empty() => None,
+        UnitCut::Between(before, tail) => Some((before.len_utf16(), tail)),
+        // The unit at the cut is the low half of a pair: the tail starts
+        // after the pair, and both its halves are omitted.
+        UnitCut::InsidePair { before, after, .. } => Some((before.len_utf16() + 2, after)),
+    }
+}
+
+/// The note that stands for the omitted units.
+fn omitted_note(omitted: usize) -> JsString {
+    js_concat!("\u{2026}[", omitted.to_string(), " characters omitted]\n")
+}
+
 /// `boundedWorkerOutput` of a string: its last [`WORKER_OUTPUT_LIMIT`]
 /// code units behind a note of how many were dropped, never starting with
 /// the second half of a surrogate pair.
 pub fn bounded_output_text(value: &JsString) -> JsString {
-    if value.len_utf16() <= WORKER_OUTPUT_LIMIT {
-        return value.clone();
+    match bounded_tail(value.as_js_str()) {
+        None => value.clone(),
+        Some((omitted, tail)) => js_concat!(omitted_note(omitted), tail),
     }
-    let units = value.to_utf16();
-    let mut start = units.len() - WORKER_OUTPUT_LIMIT;
-    if is_low_surrogate(u32::from(units[start])) && is_high_surrogate(u32::from(units[start - 1])) {
-        start += 1;
+}
+
+/// Appends `boundedWorkerOutput` of a borrowed text.
+pub fn push_bounded_output(out: &mut JsString, text: JsStr<'_>) {
+    match bounded_tail(text) {
+        None => out.push_js_str(text),
+        Some((omitted, tail)) => {
+            out.push_js(&omitted_note(omitted));
+            out.push_js_str(tail);
+        }
     }
-    let mut bounded = js_concat!("\u{2026}[", start.to_string(), " characters omitted]\n");
-    bounded.push_js(&JsString::from_utf16(&units[start..]));
-    bounded
+}
+
+/// `boundedWorkerOutput` of a borrowed text, as a string of its own.
+pub fn bounded_output_str(text: JsStr<'_>) -> JsString {
+    let mut out = JsString::new();
+    push_bounded_output(&mut out, text);
+    out
 }
 
 /// `boundedWorkerOutput`: throws for anything but a string.
@@ -35,6 +69,48 @@ pub fn bounded_output(value: &Value) -> JsResult<JsString> {
     Ok(bounded_output_text(text))
 }
 
+/// Appends `threadRunnerExitBeforeReadyMessage` of `{code, signal,
+/// capturedOutput}` to `message` (the caller has already turned absent
+/// code and signal into `null`), so that a caller's prefix and the message
+/// are one string, copied once.
+pub fn push_exit_before_ready_message(
+    message: &mut JsString,
+    code: &Value,
+    signal: &Value,
+    captured_output: &Value,
+) -> JsResult<()> {
+    // The reference works out `how` first; neither step has effects, so
+    // checking the output first throws the same.
+    let Some(captured_output) = captured_output.as_js_string() else {
+        throw!("worker output must be a string");
+    };
+    let (how, what) = if code.is_set() {
+        ("exit code ", Some(code))
+    } else if signal.is_set() {
+        ("signal ", Some(signal))
+    } else {
+        ("unknown exit", None)
+    };
+    let what = what.map(Str);
+    let out = captured_output.as_js_str().trim();
+    let opening = "Thread worker exited before ready (";
+    // The kept tail is at most 4000 units of at most three bytes each,
+    // behind its note.
+    let tail = out.as_wtf8().len().min(3 * WORKER_OUTPUT_LIMIT + 64);
+    message.reserve(opening.len() + how.len() + what.map_or(0, |w| w.wtf8_len()) + 3 + tail);
+    message.push_str(opening);
+    message.push_str(how);
+    if let Some(what) = what {
+        what.append_to(message);
+    }
+    message.push_str(")");
+    if !out.is_empty() {
+        message.push_str(":\n");
+        push_bounded_output(message, out);
+    }
+    Ok(())
+}
+
 /// `threadRunnerExitBeforeReadyMessage` of `{code, signal, capturedOutput}`
 /// (the caller has already turned absent code and signal into `null`).
 pub fn exit_before_ready_message(
@@ -42,22 +118,8 @@ pub fn exit_before_ready_message(
     signal: &Value,
     captured_output: &Value,
 ) -> JsResult<JsString> {
-    let how = if code.is_set() {
-        js_concat!("exit code ", code.to_js_string())
-    } else if signal.is_set() {
-        js_concat!("signal ", signal.to_js_string())
-    } else {
-        JsString::from("unknown exit")
-    };
-    let Some(captured_output) = captured_output.as_js_string() else {
-        throw!("worker output must be a string");
-    };
-    let out = captured_output.trim();
-    let mut message = js_concat!("Thread worker exited before ready (", how, ")");
-    if !out.is_empty() {
-        message.push_str(":\n");
-        message.push_js(&bounded_output_text(&out));
-    }
+    let mut message = JsString::new();
+    push_exit_before_ready_message(&mut message, code, signal, captured_output)?;
     Ok(message)
 }
 
@@ -65,13 +127,14 @@ pub fn exit_before_ready_message(
 pub const PREFLIGHT_MARKER: &str = "LINZUMI_WORKER_PREFLIGHT_FAILURE:";
 
 /// `threadWorkerPreflightFailureLine`: the detail of the last non-empty
-/// preflight marker line in the output, if any.
-pub fn preflight_failure_line(captured_output: &Value) -> JsResult<Option<JsString>> {
+/// preflight marker line in the output, if any, as a piece of the output
+/// (the lines are looked at in place, never copied).
+pub fn preflight_failure_line(captured_output: &Value) -> JsResult<Option<JsStr<'_>>> {
     let Some(output) = captured_output.as_js_string() else {
         throw!("worker output must be a string");
     };
     let mut found = None;
-    for raw_line in output.split("\n") {
+    for raw_line in output.as_js_str().split("\n") {
         let line = raw_line.strip_suffix("\r").unwrap_or(raw_line).trim_start();
         let Some(rest) = line.strip_prefix(PREFLIGHT_MARKER) else {
             continue;
@@ -104,7 +167,10 @@ pub fn exit_before_ready_message_op(case: &Value) -> Value {
 
 /// The `preflightLine` op.
 pub fn preflight_line_op(case: &Value) -> Value {
-    outcome(preflight_failure_line(case.get("capturedOutput")).map(Value::from))
+    outcome(
+        preflight_failure_line(case.get("capturedOutput"))
+            .map(|line| Value::from(line.map(JsStr::to_js_string))),
+    )
 }
 
 #[cfg(test)]
@@ -143,6 +209,45 @@ mod tests {
         lone.push_str(&"z".repeat(WORKER_OUTPUT_LIMIT - 1));
         let units = bounded_output_text(&lone).to_utf16();
         assert_eq!(units[units.len() - WORKER_OUTPUT_LIMIT], 0xDC00);
+    }
+
+    #[test]
+    fn output_is_read_in_place_not_copied() {
+        // At the limit (4000 two-byte units: shared bytes), the output is
+        // the result itself.
+        let at_limit = JsString::from("\u{e9}".repeat(WORKER_OUTPUT_LIMIT).as_str());
+        let bounded = bounded_output_text(&at_limit);
+        assert_eq!(bounded.as_wtf8().as_ptr(), at_limit.as_wtf8().as_ptr());
+        // The preflight line is a piece of the output.
+        let output = Value::from(format!(
+            "{}\n{PREFLIGHT_MARKER} gone \r\n",
+            "x".repeat(9000)
+        ));
+        let line = preflight_failure_line(&output).unwrap().unwrap();
+        assert_eq!(line, "gone");
+        let whole = output.as_js_string().unwrap().as_wtf8().as_ptr_range();
+        assert!(whole.contains(&line.as_wtf8().as_ptr()));
+    }
+
+    #[test]
+    fn exit_messages_follow_a_prefix_and_keep_the_tail() {
+        let mut message = JsString::from("after 1 attempt: ");
+        let output = Value::from(format!(
+            "  {}\u{1F600}{} \n",
+            "a".repeat(10),
+            "z".repeat(3999)
+        ));
+        push_exit_before_ready_message(
+            &mut message,
+            &Value::from(vec![Value::from("a"), 1u32.into()]),
+            &Value::Null,
+            &output,
+        )
+        .unwrap();
+        assert_eq!(
+            message.to_string(),
+            format!("after 1 attempt: Thread worker exited before ready (exit code a,1):\n\u{2026}[12 characters omitted]\n{}", "z".repeat(3999))
+        );
     }
 
     #[test]

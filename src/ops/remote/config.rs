@@ -26,7 +26,8 @@ pub const REQUIRED_VARIABLES: [&str; 4] = [
 /// A kandan URL made canonical: `http://` or `https://`, then something
 /// other than slashes; trailing slashes removed. `None` when it is not one.
 pub fn normalized_http_url(url: &Value) -> Option<JsString> {
-    let url = url.as_js_string()?;
+    let whole = url.as_js_string()?;
+    let url = whole.as_js_str();
     let rest = url
         .strip_prefix("http://")
         .or_else(|| url.strip_prefix("https://"))?;
@@ -34,11 +35,11 @@ pub fn normalized_http_url(url: &Value) -> Option<JsString> {
     if rest.as_wtf8().iter().all(|&byte| byte == b'/') {
         return None;
     }
-    let mut trimmed = url.clone();
+    let mut trimmed = url;
     while let Some(shorter) = trimmed.strip_suffix("/") {
         trimmed = shorter;
     }
-    Some(trimmed)
+    Some(whole.to_piece(trimmed))
 }
 
 /// `remote harness config <field> must be <requirement>`.
@@ -169,10 +170,10 @@ pub fn config_from_env(env: &Value) -> JsResult<Value> {
         },
     };
     let allowed_cwds = variable("LINZUMI_ALLOWED_CWDS").map(|text| {
-        text.split(":")
-            .into_iter()
+        text.as_js_str()
+            .split(":")
             .filter(|part| !part.is_empty())
-            .map(Value::String)
+            .map(|part| Value::String(text.to_piece(part)))
             .collect::<Vec<_>>()
     });
     config_from_object(&js_object! {

@@ -15,11 +15,11 @@ use super::argv::{string_array, WORKER_COMMAND};
 use super::options::{EGRESS_MODES, EXECUTION_MODES};
 use super::preflight::{path_kind, PathKind};
 use super::threw;
-use crate::js::{parse_js_string, JsResult, JsString, Object, Value};
+use crate::js::{parse_js_string, JsResult, JsStr, JsString, Object, Value};
 use crate::scratch::in_scratch;
 use crate::{js_object, throw};
 
-use scan::scan_options;
+use scan::{scan_options, Arg};
 pub use scan::{ACCUMULATING_OPTIONS, FLAG_OPTIONS, VALUE_OPTIONS};
 
 /// The options a worker parsed from its argv, with its defaults applied.
@@ -115,16 +115,18 @@ pub fn case_environment(env: &Value) -> Object {
 }
 
 /// Whether a port value is only ASCII digits naming 1–65535; its number.
-fn port_number(text: &JsString) -> Option<f64> {
+fn port_number(text: JsStr<'_>) -> Option<f64> {
     crate::js::number::from_ascii_digits(text).filter(|port| (1.0..=65535.0).contains(port))
 }
 
 /// `parseThreadCodexWorkerArgs(args, env)`. `is_directory` answers whether
-/// a path names an existing directory.
+/// a path names an existing directory. Values are looked at where they
+/// stand in `args` and `env`; only those in the result are copied (and an
+/// element given whole is shared, not copied).
 pub fn parse_worker_args(
     args: &Value,
     env: &Object,
-    is_directory: &dyn Fn(&JsString) -> bool,
+    is_directory: &dyn Fn(JsStr<'_>) -> bool,
 ) -> JsResult<WorkerArgs> {
     let Some(args) = string_array(args) else {
         throw!("worker args must be an array of strings");
@@ -140,12 +142,12 @@ pub fn parse_worker_args(
         env.get(name)
             .and_then(Value::as_js_string)
             .filter(|value| !value.is_empty())
-            .cloned()
+            .map(Arg::Element)
     };
     // An option given with an empty value still counts as given.
-    let option_or =
-        |field: &str, name: &str| given.value(field).cloned().or_else(|| variable(name));
-    let option = |field: &str| given.value(field).cloned();
+    let option_or = |field: &str, name: &str| given.value(field).or_else(|| variable(name));
+    let option = |field: &str| given.value(field);
+    let owned = |arg: Option<Arg<'_>>| arg.map(Arg::to_js_string);
 
     let Some(kandan_url) = option_or("kandanUrl", "LINZUMI_KANDAN_URL") else {
         throw!("missing --kandan-url (or LINZUMI_KANDAN_URL)");
@@ -162,23 +164,26 @@ pub fn parse_worker_args(
     let Some(cwd) = option("cwd") else {
         throw!("missing --cwd");
     };
-    if !cwd.starts_with("/") {
-        throw!("--cwd must be an absolute path: ", cwd);
+    if !cwd.text().starts_with("/") {
+        throw!("--cwd must be an absolute path: ", cwd.text());
     }
-    if !is_directory(&cwd) {
-        throw!("worker cwd does not exist: ", cwd);
+    if !is_directory(cwd.text()) {
+        throw!("worker cwd does not exist: ", cwd.text());
     }
     let allowed_cwd_values = given.list("allowedCwds");
-    if let Some(relative) = allowed_cwd_values.iter().find(|v| !v.starts_with("/")) {
-        throw!("--allowed-cwd must be an absolute path: ", relative);
+    if let Some(relative) = allowed_cwd_values
+        .iter()
+        .find(|v| !v.text().starts_with("/"))
+    {
+        throw!("--allowed-cwd must be an absolute path: ", relative.text());
     }
     let mut allowed_forward_ports = Vec::new();
     let mut seen_ports = HashSet::new();
-    for text in given.list("allowedForwardPorts") {
-        let Some(port) = port_number(text) else {
+    for value in given.list("allowedForwardPorts") {
+        let Some(port) = port_number(value.text()) else {
             throw!(
                 "--allow-forward-port must be a port number (1-65535): ",
-                text
+                value.text()
             );
         };
         // Ports are integers from 1 to 65535, so their bits identify them.
@@ -187,33 +192,37 @@ pub fn parse_worker_args(
         }
     }
     let execution_mode = option("executionMode");
-    if let Some(mode) = execution_mode
-        .as_ref()
-        .filter(|m| !EXECUTION_MODES.iter().any(|a| m.eq_str(a)))
-    {
-        throw!("--execution-mode must be one of local, vm, remote: ", mode);
-    }
-    let egress_mode = option("egressMode");
-    if let Some(mode) = egress_mode
-        .as_ref()
-        .filter(|m| !EGRESS_MODES.iter().any(|a| m.eq_str(a)))
+    if let Some(mode) =
+        execution_mode.filter(|m| !EXECUTION_MODES.iter().any(|a| m.text().eq_str(a)))
     {
         throw!(
+            "--execution-mode must be one of local, vm, remote: ",
+            mode.text()
+        );
+    }
+    let egress_mode = option("egressMode");
+    if let Some(mode) = egress_mode.filter(|m| !EGRESS_MODES.iter().any(|a| m.text().eq_str(a))) {
+        throw!(
             "--egress-mode must be one of open, restricted, offline: ",
-            mode
+            mode.text()
         );
     }
     let runtime_defaults = match option("runtimeDefaults") {
         None => None,
-        Some(text) => match parse_js_string(&text).map(Value::into_object) {
+        Some(text) => match parse_js_string(text.text()).map(Value::into_object) {
             Ok(Some(object)) => Some(object),
             _ => throw!("--runtime-defaults must be a JSON object"),
         },
     };
+    let cwd = cwd.to_js_string();
     let mut allowed_cwds = Vec::new();
     let mut missing_allowed_cwds = Vec::new();
-    for path in JsString::without_duplicates(allowed_cwd_values) {
-        if is_directory(&path) {
+    let allowed_cwd_strings: Vec<JsString> = allowed_cwd_values
+        .iter()
+        .map(|v| v.to_js_string())
+        .collect();
+    for path in JsString::without_duplicates(&allowed_cwd_strings) {
+        if is_directory(path.as_js_str()) {
             allowed_cwds.push(path);
         } else {
             missing_allowed_cwds.push(path);
@@ -223,33 +232,40 @@ pub fn parse_worker_args(
         allowed_cwds = vec![cwd.clone()];
     }
     Ok(WorkerArgs {
-        kandan_url,
-        token,
-        runner_id,
-        workspace_slug: option_or("workspaceSlug", "LINZUMI_WORKSPACE"),
-        codex_bin: option_or("codexBin", "LINZUMI_CODEX_BIN").unwrap_or_else(|| "codex".into()),
+        kandan_url: kandan_url.to_js_string(),
+        token: token.to_js_string(),
+        runner_id: runner_id.to_js_string(),
+        workspace_slug: owned(option_or("workspaceSlug", "LINZUMI_WORKSPACE")),
+        codex_bin: owned(option_or("codexBin", "LINZUMI_CODEX_BIN"))
+            .unwrap_or_else(|| "codex".into()),
         cwd,
         vm_execution: given.flags.contains("vmExecution"),
-        execution_mode,
-        egress_mode,
-        project_public_id: option("projectPublicId"),
-        golden_image_public_id: option("goldenImagePublicId"),
+        execution_mode: owned(execution_mode),
+        egress_mode: owned(egress_mode),
+        project_public_id: owned(option("projectPublicId")),
+        golden_image_public_id: owned(option("goldenImagePublicId")),
         fast: given.flags.contains("fast"),
-        log_file: option("logFile"),
+        log_file: owned(option("logFile")),
         allowed_cwds,
         missing_allowed_cwds,
         allowed_forward_ports,
         runtime_defaults,
-        codex_model_provider: option_or("codexModelProvider", "LINZUMI_CODEX_MODEL_PROVIDER"),
-        linzumi_agent_mcp_token: option_or("linzumiAgentMcpToken", "LINZUMI_AGENT_MCP_TOKEN"),
-        kandan_thread_id,
-        debug_trace: option_or("debugTrace", "LINZUMI_DEBUG_TRACE"),
+        codex_model_provider: owned(option_or(
+            "codexModelProvider",
+            "LINZUMI_CODEX_MODEL_PROVIDER",
+        )),
+        linzumi_agent_mcp_token: owned(option_or(
+            "linzumiAgentMcpToken",
+            "LINZUMI_AGENT_MCP_TOKEN",
+        )),
+        kandan_thread_id: kandan_thread_id.to_js_string(),
+        debug_trace: owned(option_or("debugTrace", "LINZUMI_DEBUG_TRACE")),
     })
 }
 
 /// Whether a path names an existing directory on the real file system
 /// (`statSync(path).isDirectory()`, false when stat fails).
-pub fn is_existing_directory(path: &JsString) -> bool {
+pub fn is_existing_directory(path: JsStr<'_>) -> bool {
     path_kind(path) == PathKind::Directory
 }
 
@@ -291,320 +307,4 @@ pub fn parse_worker_args_op(case: &Value) -> Value {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::js::testing::{json, value};
-
-    /// Directories that "exist" for these tests: `/ws` and `/a`.
-    fn fake_directory(path: &JsString) -> bool {
-        path.eq_str("/ws") || path.eq_str("/a")
-    }
-
-    fn parse_with(args: &str, env: &str) -> Result<WorkerArgs, String> {
-        parse_worker_args(
-            &value(args),
-            &case_environment(&value(env)),
-            &fake_directory,
-        )
-        .map_err(|error| error.message.to_string())
-    }
-
-    fn js(text: &str) -> JsString {
-        JsString::from(text)
-    }
-
-    fn parse_args(args: &str) -> Result<WorkerArgs, String> {
-        parse_with(args, "{}")
-    }
-
-    const REQUIRED: &str = r#""thread-codex-worker","--kandan-url","k","--token","t","--runner-id","r","--thread-id","th","--cwd","/ws""#;
-
-    fn with(extra: &str) -> Result<WorkerArgs, String> {
-        parse_args(&format!("[{REQUIRED}{extra}]"))
-    }
-
-    #[test]
-    fn the_required_options_and_the_defaults() {
-        let parsed = with("").unwrap();
-        assert_eq!(
-            json(&parsed.to_value()),
-            concat!(
-                r#"{"kandanUrl":"k","token":"t","runnerId":"r","workspaceSlug":null,"cwd":"/ws","codexBin":"codex","#,
-                r#""vmExecution":false,"executionMode":null,"egressMode":null,"projectPublicId":null,"#,
-                r#""goldenImagePublicId":null,"fast":false,"logFile":null,"allowedCwds":["/ws"],"#,
-                r#""missingAllowedCwds":[],"allowedForwardPorts":[],"runtimeDefaults":null,"#,
-                r#""codexModelProvider":null,"linzumiAgentMcpToken":null,"kandanThreadId":"th","debugTrace":null}"#
-            )
-        );
-    }
-
-    #[test]
-    fn scanning_errors() {
-        assert_eq!(
-            parse_args(r#"["thread-codex-worker",1]"#).unwrap_err(),
-            "worker args must be an array of strings"
-        );
-        assert_eq!(
-            parse_args(r#""thread-codex-worker""#).unwrap_err(),
-            "worker args must be an array of strings"
-        );
-        assert_eq!(
-            parse_args("[]").unwrap_err(),
-            "expected the thread-codex-worker command"
-        );
-        assert_eq!(
-            parse_args(r#"["x"]"#).unwrap_err(),
-            "expected the thread-codex-worker command"
-        );
-        assert_eq!(
-            parse_args(r#"["thread-codex-worker","x"]"#).unwrap_err(),
-            "unexpected argument x"
-        );
-        assert_eq!(
-            parse_args(r#"["thread-codex-worker","-x"]"#).unwrap_err(),
-            "unexpected argument -x"
-        );
-        assert_eq!(
-            parse_args(r#"["thread-codex-worker","--x=1"]"#).unwrap_err(),
-            "unknown thread-codex-worker option --x"
-        );
-        assert_eq!(
-            parse_args(r#"["thread-codex-worker","--"]"#).unwrap_err(),
-            "unknown thread-codex-worker option --"
-        );
-        assert_eq!(
-            parse_args(r#"["thread-codex-worker","--token"]"#).unwrap_err(),
-            "option --token requires a value"
-        );
-        assert_eq!(
-            parse_args(r#"["thread-codex-worker","--fast="]"#).unwrap_err(),
-            "option --fast does not take a value"
-        );
-    }
-
-    #[test]
-    fn missing_values_in_order() {
-        assert_eq!(
-            parse_args(r#"["thread-codex-worker"]"#).unwrap_err(),
-            "missing --kandan-url (or LINZUMI_KANDAN_URL)"
-        );
-        assert_eq!(
-            parse_args(r#"["thread-codex-worker","--kandan-url="]"#).unwrap_err(),
-            "missing --token (or LINZUMI_RUNNER_TOKEN)"
-        );
-        assert_eq!(
-            parse_args(r#"["thread-codex-worker","--kandan-url=","--token="]"#).unwrap_err(),
-            "missing --runner-id (or LINZUMI_RUNNER_ID)"
-        );
-        assert_eq!(
-            parse_args(r#"["thread-codex-worker","--kandan-url=","--token=","--runner-id="]"#)
-                .unwrap_err(),
-            "missing --thread-id"
-        );
-        assert_eq!(
-            parse_args(r#"["thread-codex-worker","--kandan-url=","--token=","--runner-id=","--thread-id="]"#).unwrap_err(),
-            "missing --cwd"
-        );
-    }
-
-    #[test]
-    fn field_checks_in_order() {
-        assert_eq!(
-            with(r#","--cwd","ws""#).unwrap_err(),
-            "--cwd must be an absolute path: ws"
-        );
-        assert_eq!(
-            with(r#","--cwd","/gone""#).unwrap_err(),
-            "worker cwd does not exist: /gone"
-        );
-        assert_eq!(
-            with(r#","--allow-forward-port","0","--allowed-cwd","/a","--allowed-cwd","b""#)
-                .unwrap_err(),
-            "--allowed-cwd must be an absolute path: b"
-        );
-        for port in ["0", "65536", "+1", "1.0", " 1", ""] {
-            assert_eq!(
-                with(&format!(
-                    r#","--allow-forward-port","{port}","--execution-mode","x""#
-                ))
-                .unwrap_err(),
-                format!("--allow-forward-port must be a port number (1-65535): {port}")
-            );
-        }
-        assert_eq!(
-            with(r#","--egress-mode","x","--execution-mode","""#).unwrap_err(),
-            "--execution-mode must be one of local, vm, remote: "
-        );
-        assert_eq!(
-            with(r#","--egress-mode","x","--runtime-defaults","[]""#).unwrap_err(),
-            "--egress-mode must be one of open, restricted, offline: x"
-        );
-        for text in ["[]", "null", "1", "{", r#""{}""#] {
-            assert_eq!(
-                with(&format!(
-                    r#","--runtime-defaults",{}"#,
-                    json(&Value::from(text))
-                ))
-                .unwrap_err(),
-                "--runtime-defaults must be a JSON object",
-                "{text}"
-            );
-        }
-    }
-
-    #[test]
-    fn values_accumulate_or_keep_the_last() {
-        let parsed = with(concat!(
-            r#","--allowed-cwd","/gone","--allowed-cwd=/a","--allowed-cwd","/gone","--allowed-cwd","/ws","#,
-            r#""--allow-forward-port","80","--allow-forward-port=0080","--allow-forward-port","22","#,
-            r#""--workspace","a","--workspace=b","--fast","--fast","--vm-execution","#,
-            r#""--runtime-defaults","{\"b\":1,\"a\":{\"c\":[2.50]}}""#
-        ))
-        .unwrap();
-        assert_eq!(parsed.allowed_cwds, [js("/a"), js("/ws")]);
-        assert_eq!(parsed.missing_allowed_cwds, [js("/gone")]);
-        assert_eq!(parsed.allowed_forward_ports, [80.0, 22.0]);
-        assert_eq!(parsed.workspace_slug, Some(js("b")));
-        assert!(parsed.fast && parsed.vm_execution);
-        assert_eq!(
-            json(&Value::Object(parsed.runtime_defaults.unwrap())),
-            r#"{"b":1,"a":{"c":[2.5]}}"#
-        );
-    }
-
-    #[test]
-    fn inline_values_split_at_the_first_equals_sign() {
-        let parsed = parse_args(r#"["thread-codex-worker","--kandan-url=a=b","--token==","--runner-id=","--thread-id","=","--cwd=/ws"]"#).unwrap();
-        assert_eq!(parsed.kandan_url, js("a=b"));
-        assert_eq!(parsed.token, js("="));
-        assert_eq!(parsed.runner_id, js(""));
-        assert_eq!(parsed.kandan_thread_id, js("="));
-    }
-
-    #[test]
-    fn environment_fallbacks_apply_only_to_absent_options() {
-        let env = concat!(
-            r#"{"LINZUMI_KANDAN_URL":"ek","LINZUMI_RUNNER_TOKEN":"et","LINZUMI_RUNNER_ID":"er","#,
-            r#""LINZUMI_WORKSPACE":"ew","LINZUMI_CODEX_BIN":"ec","LINZUMI_CODEX_MODEL_PROVIDER":"ep","#,
-            r#""LINZUMI_AGENT_MCP_TOKEN":"em","LINZUMI_DEBUG_TRACE":"ed","LINZUMI_CWD":"/ws","#,
-            r#""LINZUMI_PROJECT":"x","N":5}"#
-        );
-        let parsed = parse_with(r#"["thread-codex-worker","--thread-id","t","--cwd","/ws","--token=","--workspace","ow"]"#, env).unwrap();
-        assert_eq!(
-            (
-                parsed.kandan_url.to_string(),
-                parsed.token.to_string(),
-                parsed.runner_id.to_string()
-            ),
-            ("ek".into(), "".into(), "er".into())
-        );
-        assert_eq!(parsed.workspace_slug, Some(js("ow")));
-        assert_eq!(parsed.codex_bin, js("ec"));
-        assert_eq!(parsed.codex_model_provider, Some(js("ep")));
-        assert_eq!(parsed.linzumi_agent_mcp_token, Some(js("em")));
-        assert_eq!(parsed.debug_trace, Some(js("ed")));
-        assert_eq!(parsed.project_public_id, None);
-        assert_eq!(
-            parse_with(r#"["thread-codex-worker","--thread-id","t"]"#, env).unwrap_err(),
-            "missing --cwd"
-        );
-        assert_eq!(
-            parse_with(r#"["thread-codex-worker"]"#, r#"{"LINZUMI_KANDAN_URL":""}"#).unwrap_err(),
-            "missing --kandan-url (or LINZUMI_KANDAN_URL)"
-        );
-    }
-
-    #[test]
-    fn the_case_environment_keeps_only_strings() {
-        assert_eq!(
-            json(&Value::Object(case_environment(&value(
-                r#"{"A":"1","B":2,"C":null,"D":""}"#
-            )))),
-            r#"{"A":"1","D":""}"#
-        );
-        assert!(case_environment(&value(r#"["A=1"]"#)).is_empty());
-        assert!(case_environment(&Value::Undefined).is_empty());
-    }
-
-    #[test]
-    fn the_op_runs_in_a_scratch_directory() {
-        let op = |case: &str| json(&parse_worker_args_op(&value(case)));
-        let result = op(
-            r#"{"mkdirs":["ws","a"],"args":["thread-codex-worker","--kandan-url","k","--token","t","--runner-id","r","--thread-id","th","--cwd","$DIR/ws","--allowed-cwd","$DIR/a","--allowed-cwd","$DIR/b"]}"#,
-        );
-        assert!(
-            result.starts_with(r#"{"value":{"kandanUrl":"k""#),
-            "{result}"
-        );
-        assert!(
-            result.contains(r#""allowedCwds":["$DIR/a"],"missingAllowedCwds":["$DIR/b"]"#),
-            "{result}"
-        );
-        assert_eq!(
-            op("{}"),
-            r#"{"threw":"expected the thread-codex-worker command"}"#
-        );
-        assert_eq!(
-            op(
-                r#"{"args":["thread-codex-worker","--thread-id","t","--cwd","$DIR/x"],"env":{"LINZUMI_KANDAN_URL":"k","LINZUMI_RUNNER_TOKEN":"t","LINZUMI_RUNNER_ID":"r"}}"#
-            ),
-            r#"{"threw":"worker cwd does not exist: $DIR/x"}"#
-        );
-        assert_eq!(
-            op(r#"{"mkdirs":"ws"}"#),
-            r#"{"threw":true,"message":"mkdirs must be an array"}"#
-        );
-    }
-
-    #[test]
-    fn runtime_defaults_deeper_than_the_references_stack_give_its_overflow() {
-        // {"d":[[…]]}: the runtime defaults object, then `levels - 1`
-        // arrays. Copying and printing it recurse, so the test runs on
-        // a thread with room for the deepest value that is printed.
-        let case = |levels: usize| {
-            let text = format!(
-                "{{\"d\":{}{}}}",
-                "[".repeat(levels - 1),
-                "]".repeat(levels - 1)
-            );
-            let mut case = value(
-                r#"{"mkdirs":["ws"],"args":["thread-codex-worker","--kandan-url","k","--token","t","--runner-id","r","--thread-id","th","--cwd","$DIR/ws","--runtime-defaults"]}"#,
-            );
-            if let Value::Object(object) = &mut case {
-                if let Some(Value::Array(args)) = object.get_mut("args") {
-                    args.push(Value::from(text.as_str()));
-                }
-            }
-            case
-        };
-        let deepest = std::thread::Builder::new()
-            .stack_size(256 * 1024 * 1024)
-            .spawn(move || json(&parse_worker_args_op(&case(RUNTIME_DEFAULTS_MAX_DEPTH))))
-            .unwrap()
-            .join()
-            .unwrap();
-        let arrays = RUNTIME_DEFAULTS_MAX_DEPTH - 1;
-        let printed = format!(
-            r#""runtimeDefaults":{{"d":{}{}}},"#,
-            "[".repeat(arrays),
-            "]".repeat(arrays)
-        );
-        assert!(deepest.starts_with(r#"{"value":{"kandanUrl":"k""#));
-        assert!(deepest.contains(&printed));
-        let overflow = r#"{"threw":"Maximum call stack size exceeded"}"#;
-        for levels in [RUNTIME_DEFAULTS_MAX_DEPTH + 1, 1_000_000] {
-            assert_eq!(json(&parse_worker_args_op(&case(levels))), overflow);
-        }
-        // An error found while parsing comes first, as in the reference.
-        let mut missing_token = case(1_000_000);
-        if let Value::Object(object) = &mut missing_token {
-            if let Some(Value::Array(args)) = object.get_mut("args") {
-                args.drain(3..5);
-            }
-        }
-        assert_eq!(
-            json(&parse_worker_args_op(&missing_token)),
-            r#"{"threw":"missing --token (or LINZUMI_RUNNER_TOKEN)"}"#
-        );
-    }
-}
+mod tests;
