@@ -15,7 +15,7 @@ fn cases(data: &[u8]) -> Option<usize> {
         JsonReader::from_slice(data, TextMode::LossyUtf8).with_max_depth(MAX_BATCH_DEPTH);
     let value = reader.parse_value(0).ok()?;
     reader.expect_end().ok()?;
-    match value {
+    match &value {
         Value::Array(cases) => Some(cases.len()),
         _ => None,
     }

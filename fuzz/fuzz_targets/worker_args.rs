@@ -14,9 +14,10 @@ use worker_spawn_oracle::ops::worker_args::{parse_worker_args, WorkerArgs};
 /// The parsed options as `cliArgs` takes them: every allowed cwd given,
 /// found or not.
 fn as_options(parsed: &WorkerArgs) -> Value {
-    let Value::Object(mut options) = parsed.to_value() else {
-        unreachable!("to_value makes an object");
-    };
+    let mut options = parsed
+        .to_value()
+        .into_object()
+        .expect("to_value makes an object");
     let cwds = parsed
         .allowed_cwds
         .iter()
