@@ -58,4 +58,5 @@ pub mod redact;
 pub mod report;
 pub mod report_reader;
 pub mod run;
+pub mod scan;
 pub mod textdiff;
