@@ -7,11 +7,11 @@
 //! nested deeper than any parser's limit, still has positions, lines and
 //! identities. Each case is parsed on its own, for its `op` and `name`.
 
-use std::collections::HashMap;
 use std::ops::Range;
 
-use super::identity::{CaseId, CaseKey};
+use super::identity::CaseId;
 use super::scan::{self, Mode};
+use super::stream::cases::Duplicates;
 use crate::js::{self, TextMode, Value};
 
 /// One case of a case file.
@@ -141,25 +141,18 @@ impl CaseFile {
     /// The first two cases that share an identity (a ledger cannot tell
     /// them apart), as a message naming both.
     pub fn duplicate_identity(&self) -> Option<String> {
-        let mut seen: HashMap<&CaseKey, usize> = HashMap::with_capacity(self.items.len());
+        let mut duplicates = Duplicates::default();
         for (index, item) in self.items.iter().enumerate() {
-            if let Some(&first) = seen.get(&item.id.key) {
-                let earlier = &self.items[first];
-                return Some(format!(
-                    "cases #{first} (line {}) and #{index} (line {}) of {} are both known as {}; \
-                     a ledger needs each case's name to be unique within its file",
-                    earlier.line, item.line, self.file, item.id
-                ));
-            }
-            seen.insert(&item.id.key, index);
+            duplicates.see(index, item);
         }
-        None
+        duplicates.message().map(str::to_owned)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diff::identity::CaseKey;
 
     fn spans(text: &str) -> Option<Vec<&str>> {
         element_spans(text.as_bytes()).map(|spans| spans.into_iter().map(|s| &text[s]).collect())

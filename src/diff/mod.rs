@@ -59,4 +59,5 @@ pub mod report;
 pub mod report_reader;
 pub mod run;
 pub mod scan;
+pub mod stream;
 pub mod textdiff;

@@ -115,9 +115,14 @@ impl LedgerUse {
             return;
         }
         for item in &file.items {
-            if self.ledger.get(&item.id).is_some() {
-                self.seen.insert(item.id.clone());
-            }
+            self.saw_case(&item.id);
+        }
+    }
+
+    /// Notes a case that was read.
+    pub fn saw_case(&mut self, id: &CaseId) {
+        if self.ledger.get(id).is_some() {
+            self.seen.insert(id.clone());
         }
     }
 
