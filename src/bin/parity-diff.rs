@@ -15,6 +15,7 @@ use worker_spawn_oracle::diff::bless::{bless_command, BlessArgs};
 use worker_spawn_oracle::diff::corpus::{Corpus, Shard};
 use worker_spawn_oracle::diff::glob::Glob;
 use worker_spawn_oracle::diff::oracle::Oracle;
+use worker_spawn_oracle::diff::pool;
 use worker_spawn_oracle::diff::report::{Format, ReportOptions, DEFAULT_MAX_FAILURES};
 use worker_spawn_oracle::diff::run::{run_command, RunArgs};
 use worker_spawn_oracle::fuzz::command::{fuzz_command, parse_duration, FuzzArgs};
@@ -105,12 +106,16 @@ struct VerdictFlags {
     semantic: bool,
 }
 
-/// How an oracle process is run (`run`, `bless`, `fuzz`).
+/// How an oracle process is run (`run`, `accept`, `bless`, `fuzz`).
 #[derive(Args)]
 struct OracleFlags {
     /// Seconds one oracle run may take before it is killed.
     #[arg(long, default_value_t = 60.0, value_name = "SECS")]
     timeout: f64,
+    /// How many oracle runs at once (default: the number of cores).
+    /// Reports, goldens and findings are the same for every N.
+    #[arg(long, short, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    jobs: Option<u32>,
 }
 
 #[derive(Subcommand)]
@@ -237,6 +242,11 @@ enum Command {
 }
 
 impl OracleFlags {
+    fn jobs(&self) -> usize {
+        self.jobs
+            .map_or_else(pool::default_jobs, |jobs| jobs as usize)
+    }
+
     fn timeout(&self) -> anyhow::Result<Duration> {
         match Duration::try_from_secs_f64(self.timeout) {
             Ok(duration) if !duration.is_zero() => Ok(duration),
@@ -343,6 +353,7 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
                 ops: select.ops,
                 ledger: ledger.ledger,
                 timeout: run.timeout()?,
+                jobs: run.jobs(),
                 report: report.options(&verdict),
             };
             Ok(run_command(&args, stdout)?.exit_code())
@@ -368,6 +379,7 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
                     ops: select.ops,
                     ledger: ledger.ledger,
                     timeout: run.timeout()?,
+                    jobs: run.jobs(),
                     report: report.options(&verdict),
                 },
                 reason,
@@ -393,6 +405,7 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
                 check,
                 force,
                 timeout: run.timeout()?,
+                jobs: run.jobs(),
                 format: report.format(),
                 quiet: report.quiet,
             };
@@ -421,6 +434,7 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
                 batch_size,
                 out_dir: out,
                 timeout: run.timeout()?,
+                jobs: run.jobs(),
                 json: matches!(report.format, FormatArg::Json),
                 quiet: report.quiet,
             };

@@ -35,6 +35,8 @@ pub struct FuzzArgs {
     pub out_dir: PathBuf,
     /// How long one oracle run may take.
     pub timeout: Duration,
+    /// `--jobs`: how many batches run at once.
+    pub jobs: usize,
     /// Print a JSON report instead of the human one.
     pub json: bool,
     /// Print the closing summary line alone (human report).
@@ -120,6 +122,7 @@ pub fn fuzz_command(
         batch_size: args.batch_size.max(1),
         max_rounds: 200,
         out_dir: Some(args.out_dir.clone()),
+        jobs: args.jobs.max(1),
     };
     let _ = writeln!(progress, "fuzz: seed {seed} (replay with --seed {seed})");
     let left = TimedOracle {
@@ -408,6 +411,7 @@ mod tests {
             batch_size: 1,
             out_dir: PathBuf::from("/nonexistent"),
             timeout: Duration::from_secs(1),
+            jobs: 1,
             json: false,
             quiet: false,
         };

@@ -213,6 +213,7 @@ impl CaseRecord {
         object.insert("input", text(&self.input));
         object.insert("golden", text(&self.golden));
         object.insert("actual", text(&self.actual));
+        object.insert("stderr", text(&self.stderr));
         Value::Object(object)
     }
 
@@ -278,6 +279,7 @@ impl CaseRecord {
             input: string(value.get("input")),
             golden: string(value.get("golden")),
             actual: string(value.get("actual")),
+            stderr: string(value.get("stderr")),
             id,
         })
     }
@@ -334,6 +336,7 @@ mod tests {
             input: Some("{\"op\":\"cliArgs\"}".into()),
             golden: Some("[\"x\"]".into()),
             actual: Some("[]".into()),
+            stderr: Some("oracle: tried\n".into()),
         }
     }
 
