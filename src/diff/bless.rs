@@ -457,6 +457,39 @@ mod tests {
     }
 
     #[test]
+    fn a_failing_cases_old_element_is_kept_only_where_positions_line_up() {
+        let dir = tempfile::tempdir().unwrap();
+        let entry = Entry {
+            name: "a.json".into(),
+            case_path: dir.path().join("a.json"),
+            golden_path: dir.path().join("golden.json"),
+            broken: None,
+        };
+        let crash = || Err(OracleFailure::new(FailureKind::Crash, "boom"));
+        let outcomes = [Ok(b"1".to_vec()), crash(), Ok(b"3".to_vec())];
+        assert_eq!(
+            golden_with_kept(&entry, &outcomes, 1).unwrap_err(),
+            "the reference failed on 1 of 3 cases, and there is no golden to keep their \
+             elements from: golden not written"
+        );
+        fs::write(&entry.golden_path, "[\n10,\n20\n]\n").unwrap();
+        assert_eq!(
+            golden_with_kept(&entry, &outcomes, 1).unwrap_err(),
+            "the reference failed on 1 of 3 cases, and the golden's 2 elements do not line \
+             up with the cases: golden not written"
+        );
+        fs::write(&entry.golden_path, "{}").unwrap();
+        assert!(golden_with_kept(&entry, &outcomes, 1)
+            .unwrap_err()
+            .contains("the golden is not a JSON array"));
+        fs::write(&entry.golden_path, "[10, {\"b\": 20}, 30]").unwrap();
+        assert_eq!(
+            golden_with_kept(&entry, &outcomes, 1).unwrap(),
+            b"[\n1,\n{\"b\": 20},\n3\n]\n"
+        );
+    }
+
+    #[test]
     fn changed_case_labels() {
         let cases = CaseFile::read("f.json", br#"[null,{"op":"x","name":"n"}]"#.to_vec());
         let (labels, count) = changed_cases(b"[1,2,3]", b"[1,5]", &cases);

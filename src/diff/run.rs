@@ -330,7 +330,9 @@ pub fn run_corpus<C: Consumer>(
         Vec::new()
     };
     // Files are read and prepared here, in order; their oracle runs go to
-    // the pool; their records are made here again, in order.
+    // the pool; their records are made here again, in order. Preparing
+    // marks the ledger's entries as seen and making records consults it,
+    // both on this thread but from two closures: hence the RefCell.
     let ledger = RefCell::new(ledger);
     let ready = files.iter().filter_map(|entry| {
         let prepared = prepare(entry, &args.ops, ledger.borrow_mut().as_deref_mut());
