@@ -176,8 +176,10 @@ fn a_timeout_sends_sigterm_first_so_the_oracles_own_cleanup_runs() {
     let ran = run(corpus.path(), tmp.path(), &args);
     assert_eq!(ran.status.code(), Some(2), "{ran:?}");
     assert!(
-        ran.stdout
-            .contains("ERROR a.json: the oracle did not finish within 0.3 s and was killed\n"),
+        ran.stdout.contains(
+            "ERROR a.json: the oracle did not finish within 0.3 s and was killed; \
+                       it fails on an empty array `[]` too, so no case is to blame\n"
+        ),
         "{ran:?}"
     );
     assert_eq!(corpus.read("cleaned"), "yes\n", "its trap ran");
@@ -226,11 +228,9 @@ fn our_oracle_past_its_timeout_leaves_no_scratch_directory() {
     let tmp = private_tmpdir();
     let ran = run(corpus.path(), tmp.path(), &["run", "--timeout", "0.2"]);
     assert_eq!(ran.status.code(), Some(2), "{ran:?}");
-    assert!(
-        ran.stdout
-            .contains("ERROR slow.json: our oracle did not finish within 0.2 s\n"),
-        "{ran:?}"
-    );
+    // The whole file outlives the timeout; its halves, bisected, may or
+    // may not: either way each run past the timeout is stopped.
+    assert!(ran.stdout.contains("did not finish"), "{ran:?}");
     assert_eq!(scratch_dirs(tmp.path()), Vec::<String>::new());
 }
 
@@ -337,7 +337,8 @@ fn a_flooding_oracle_is_stopped_at_the_cap_with_bounded_memory() {
     assert!(
         ran.stdout.contains(
             "ERROR a.json: the oracle printed more than 64 MiB on stdout and was stopped \
-             (--max-output sets the limit)\n"
+             (--max-output sets the limit); it fails on an empty array `[]` too, so no case \
+             is to blame\n"
         ),
         "{ran:?}"
     );

@@ -17,6 +17,7 @@ use worker_spawn_oracle::diff::delta::{delta_command, DeltaArgs};
 use worker_spawn_oracle::diff::glob::Glob;
 use worker_spawn_oracle::diff::merge::{merge_command, MergeArgs};
 use worker_spawn_oracle::diff::oracle::{self, parse_size, Oracle, OracleOptions};
+use worker_spawn_oracle::diff::pool;
 use worker_spawn_oracle::diff::report::{Format, ReportOptions, DEFAULT_MAX_FAILURES};
 use worker_spawn_oracle::diff::run::{run_command, RunArgs};
 use worker_spawn_oracle::fuzz::command::{fuzz_command, parse_duration, FuzzArgs};
@@ -135,6 +136,10 @@ struct OracleFlags {
     /// file, at least 64M; fuzz: 256M]
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     max_output: Option<u64>,
+    /// How many oracle runs at once (default: the number of cores).
+    /// Reports, goldens and findings are the same for every N.
+    #[arg(long, short, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    jobs: Option<u32>,
 }
 
 #[derive(Subcommand)]
@@ -281,6 +286,11 @@ enum Command {
 }
 
 impl OracleFlags {
+    fn jobs(&self) -> usize {
+        self.jobs
+            .map_or_else(pool::default_jobs, |jobs| jobs as usize)
+    }
+
     /// The limits, with `--max-output`'s default for a corpus, or for fuzz
     /// without one.
     fn limits(&self, corpus: Option<&CorpusFlags>) -> anyhow::Result<OracleOptions> {
@@ -427,6 +437,7 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
                 ops: select.ops,
                 ledger: ledger.ledger,
                 limits,
+                jobs: run.jobs(),
                 report: report.options(&verdict),
             };
             Ok(run_command(&args, stdout)?.exit_code())
@@ -453,6 +464,7 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
                     ops: select.ops,
                     ledger: ledger.ledger,
                     limits,
+                    jobs: run.jobs(),
                     report: report.options(&verdict),
                 },
                 reason,
@@ -500,6 +512,7 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
                 check,
                 force,
                 limits,
+                jobs: run.jobs(),
                 format: report.format(),
                 quiet: report.quiet,
             };
@@ -528,6 +541,7 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
                 batch_size,
                 out_dir: out,
                 limits: run.limits(None)?,
+                jobs: run.jobs(),
                 json: matches!(report.format, FormatArg::Json),
                 quiet: report.quiet,
             };
