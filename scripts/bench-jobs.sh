@@ -19,7 +19,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${RUNS:-3}
 count=${FUZZ_COUNT:-20000}
-reference=${REFERENCE_ORACLE:-node /work/shared/reference/worker-spawn-oracle.mjs}
+reference=${REFERENCE_ORACLE:-node $(cd .. && pwd)/shared/reference/worker-spawn-oracle.mjs}
 
 cargo build --release --quiet --bins
 diff_bin=$PWD/target/release/parity-diff
