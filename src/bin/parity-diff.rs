@@ -38,6 +38,7 @@ struct Cli {
 
 /// How every subcommand reports.
 #[derive(Args)]
+#[command(next_help_heading = "Report")]
 struct ReportFlags {
     /// Report format.
     #[arg(long, global = true, value_enum, default_value_t = FormatArg::Human)]
@@ -83,6 +84,7 @@ enum ColorArg {
 
 /// Where a corpus lives and which of its files are wanted (`run`, `bless`).
 #[derive(Args)]
+#[command(next_help_heading = "Corpus")]
 struct CorpusFlags {
     /// The case files' directory.
     #[arg(long, default_value = "cases")]
@@ -97,6 +99,7 @@ struct CorpusFlags {
 
 /// Which cases are compared (`run`, `compare`, `accept`).
 #[derive(Args)]
+#[command(next_help_heading = "Comparison")]
 struct SelectFlags {
     /// Only the cases of this op (repeat the flag for more): only they
     /// are sent to the oracle and compared.
@@ -106,6 +109,7 @@ struct SelectFlags {
 
 /// The divergence ledger (`run`, `compare`, `accept`).
 #[derive(Args)]
+#[command(next_help_heading = "Comparison")]
 struct LedgerFlags {
     /// The ledger of known divergences (default: parity-ledger.txt beside
     /// the cases directory, when it exists; `compare` uses one only when
@@ -116,6 +120,7 @@ struct LedgerFlags {
 
 /// What counts as a pass (`run`, `compare`, `accept`).
 #[derive(Args, Default)]
+#[command(next_help_heading = "Comparison")]
 struct VerdictFlags {
     /// Count "same value, different bytes" as a pass.
     #[arg(long)]
@@ -124,6 +129,7 @@ struct VerdictFlags {
 
 /// How an oracle process is run and stopped (`run`, `bless`, `accept`, `fuzz`).
 #[derive(Args)]
+#[command(next_help_heading = "Oracle process")]
 struct OracleFlags {
     /// Seconds one oracle run may take before it is stopped.
     #[arg(long, default_value_t = 60.0, value_name = "SECS")]
@@ -242,14 +248,14 @@ enum Command {
         /// The reference oracle command (run with `sh -c`).
         #[arg(long)]
         reference: String,
-        #[command(flatten)]
-        corpus: CorpusFlags,
         /// Write nothing; exit 1 when any golden would change or is orphaned.
         #[arg(long)]
         check: bool,
         /// Write even when the CI environment variable is set.
         #[arg(long)]
         force: bool,
+        #[command(flatten)]
+        corpus: CorpusFlags,
         #[command(flatten)]
         run: OracleFlags,
     },
