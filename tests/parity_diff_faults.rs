@@ -289,6 +289,27 @@ fn a_signal_while_our_oracle_runs_leaves_no_scratch_directory() {
     }
 }
 
+/// An oracle that ends at once on SIGTERM fails while parity-diff is
+/// stopping: that failure blames no case, and no oracle is started on
+/// `[]` (or on halves of the file) to find one.
+#[test]
+fn a_failure_caused_by_stopping_is_not_bisected() {
+    let corpus = one_file_corpus();
+    let tmp = private_tmpdir();
+    let running = start(corpus.path(), tmp.path(), &["run", "--oracle", TRAPPING]);
+    let group = recorded_group(&corpus);
+    std::fs::remove_file(corpus.join("pgid")).unwrap();
+    signal(&running.child, libc::SIGTERM);
+    let ran = running.finish();
+    assert_eq!(ran.status.code(), Some(143), "{ran:?}");
+    assert!(!ran.stdout.contains("no case is to blame"), "{ran:?}");
+    assert!(
+        !corpus.join("pgid").exists(),
+        "an oracle started after the signal"
+    );
+    assert_group_gone(group);
+}
+
 #[test]
 fn a_signal_stops_an_oracle_that_ignores_sigterm_after_the_grace_or_at_a_second_signal() {
     let corpus = one_file_corpus();
