@@ -102,7 +102,7 @@ struct CorpusFlags {
 #[command(next_help_heading = "Comparison")]
 struct SelectFlags {
     /// Only the cases of this op (repeat the flag for more): only they
-    /// are sent to the oracle and compared.
+    /// are compared (and, for `run` and `accept`, sent to the oracle).
     #[arg(long = "op", value_name = "OP")]
     ops: Vec<String>,
 }
