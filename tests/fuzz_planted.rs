@@ -92,6 +92,7 @@ fn a_planted_bug_in_any_op_is_found_and_minimized() {
             batch_size: 1000,
             max_rounds: 200,
             out_dir: None,
+            jobs: 2,
         };
         let report = fuzz(&config, &in_process, &buggy(op, field), &mut Vec::new()).unwrap();
         match report.groups.as_slice() {
@@ -132,6 +133,7 @@ fn a_bug_deep_in_a_script_is_minimized_to_the_one_step_that_matters() {
         batch_size: 1000,
         max_rounds: 200,
         out_dir: None,
+        jobs: 1,
     };
     let report = fuzz(&config, &in_process, &deep, &mut Vec::new()).unwrap();
     assert!(!report.groups.is_empty(), "the bug was not found");

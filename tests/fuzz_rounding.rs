@@ -76,6 +76,7 @@ fn a_round_half_to_even_bug_is_found_within_10000_cases_for_any_seed() {
             batch_size: 1000,
             max_rounds: 200,
             out_dir: None,
+            jobs: 2,
         };
         let report = fuzz(&config, &rounding_port, &in_process, &mut Vec::new()).unwrap();
         let [group] = report.groups.as_slice() else {
@@ -103,6 +104,7 @@ fn the_first_batch_of_100_cases_already_finds_it() {
         batch_size: 100,
         max_rounds: 200,
         out_dir: None,
+        jobs: 1,
     };
     let report = fuzz(&config, &rounding_port, &in_process, &mut Vec::new()).unwrap();
     assert_eq!(report.groups.len(), 1, "{:?}", report.groups);

@@ -214,8 +214,10 @@ fn a_file_that_could_not_be_compared_fails_its_cases() {
     let files: &[(&str, &[&str], &[&str])] =
         &[("a.json", &[P1, P2], &[P1, P2]), ("b.json", &[F1], &[F1])];
     let base = report(dir.path(), "b.json", files, "cat");
+    // It fails on every input but b.json's, `[]` included, so that no
+    // case of a.json is to blame: the file is one error.
     let oracle =
-        r#"x=$(cat); case "$x" in *'"p1"'*) echo boom >&2; exit 3;; esac; printf '%s' "$x""#;
+        r#"x=$(cat); case "$x" in *'"f1"'*) printf '%s' "$x";; *) echo boom >&2; exit 3;; esac"#;
     let head = report(dir.path(), "h.json", files, oracle);
     let ran = delta(dir.path(), &base, &head, "human");
     assert_eq!(ran.code, 1, "{ran:?}");
@@ -242,6 +244,28 @@ fn a_file_that_could_not_be_compared_fails_its_cases() {
         ran.stdout
     );
     assert!(!ran.stdout.contains("Added"));
+}
+
+#[test]
+fn a_case_the_oracle_fails_on_alone_is_the_only_one_newly_failing() {
+    let dir = tempfile::tempdir().unwrap();
+    let files: &[(&str, &[&str], &[&str])] =
+        &[("a.json", &[P1, P2], &[P1, P2]), ("b.json", &[F1], &[F1])];
+    let base = report(dir.path(), "b.json", files, "cat");
+    let oracle =
+        r#"x=$(cat); case "$x" in *'"p1"'*) echo boom >&2; exit 3;; esac; printf '%s' "$x""#;
+    let head = report(dir.path(), "h.json", files, oracle);
+    let ran = delta(dir.path(), &base, &head, "human");
+    assert_eq!(ran.code, 1, "{ran:?}");
+    assert!(
+        ran.stdout.starts_with(concat!(
+            "Newly failing (1):\n",
+            "  a.json \"p1\": passed → error: x: the oracle exited with status 3\n",
+        )),
+        "{}",
+        ran.stdout
+    );
+    assert!(!ran.stdout.contains("\"p2\""), "{}", ran.stdout);
 }
 
 #[test]

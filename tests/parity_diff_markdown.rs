@@ -189,8 +189,10 @@ fn problem_corpus() -> Corpus {
 }
 
 /// Fails on the file holding a `boom` case, after saying so on stderr.
+/// Fails on b.json's case and on `[]`, so that no case is to blame and
+/// b.json is a file that could not be compared.
 const BOOMING: &str =
-    "input=$(cat); case \"$input\" in *boom*) echo 'it went `boom`' >&2; exit 3;; esac; printf %s \"$input\"";
+    "input=$(cat); case \"$input\" in *boom*|'[]') echo 'it went `boom`' >&2; exit 3;; esac; printf %s \"$input\"";
 
 #[test]
 fn file_problems_and_orphaned_entries_have_their_sections() {
@@ -212,7 +214,7 @@ fn file_problems_and_orphaned_entries_have_their_sections() {
     assert!(
         md.contains(concat!(
             "### Files that could not be compared\n\n",
-            "**error** `cases/b.json`: `the oracle exited with status 3` (1 golden case not compared)\n\n",
+            "**error** `cases/b.json`: ``the oracle exited with status 3; it fails on an empty array `[]` too, so no case is to blame`` (1 golden case not compared)\n\n",
             "<details><summary>the oracle's standard error</summary>\n\n",
             "```text\nit went `boom`\n```\n\n</details>\n\n",
             "### Missing and orphaned goldens\n\n",

@@ -17,6 +17,7 @@ use worker_spawn_oracle::diff::delta::{delta_command, DeltaArgs};
 use worker_spawn_oracle::diff::glob::Glob;
 use worker_spawn_oracle::diff::merge::{merge_command, MergeArgs};
 use worker_spawn_oracle::diff::oracle::{self, parse_size, Oracle, OracleOptions};
+use worker_spawn_oracle::diff::pool;
 use worker_spawn_oracle::diff::report::{Format, ReportOptions, DEFAULT_MAX_FAILURES};
 use worker_spawn_oracle::diff::run::{run_command, RunArgs};
 use worker_spawn_oracle::fuzz::command::{fuzz_command, parse_duration, FuzzArgs};
@@ -37,6 +38,7 @@ struct Cli {
 
 /// How every subcommand reports.
 #[derive(Args)]
+#[command(next_help_heading = "Report")]
 struct ReportFlags {
     /// Report format.
     #[arg(long, global = true, value_enum, default_value_t = FormatArg::Human)]
@@ -82,6 +84,7 @@ enum ColorArg {
 
 /// Where a corpus lives and which of its files are wanted (`run`, `bless`).
 #[derive(Args)]
+#[command(next_help_heading = "Corpus")]
 struct CorpusFlags {
     /// The case files' directory.
     #[arg(long, default_value = "cases")]
@@ -96,15 +99,17 @@ struct CorpusFlags {
 
 /// Which cases are compared (`run`, `compare`, `accept`).
 #[derive(Args)]
+#[command(next_help_heading = "Comparison")]
 struct SelectFlags {
     /// Only the cases of this op (repeat the flag for more): only they
-    /// are sent to the oracle and compared.
+    /// are compared (and, for `run` and `accept`, sent to the oracle).
     #[arg(long = "op", value_name = "OP")]
     ops: Vec<String>,
 }
 
 /// The divergence ledger (`run`, `compare`, `accept`).
 #[derive(Args)]
+#[command(next_help_heading = "Comparison")]
 struct LedgerFlags {
     /// The ledger of known divergences (default: parity-ledger.txt beside
     /// the cases directory, when it exists; `compare` uses one only when
@@ -115,6 +120,7 @@ struct LedgerFlags {
 
 /// What counts as a pass (`run`, `compare`, `accept`).
 #[derive(Args, Default)]
+#[command(next_help_heading = "Comparison")]
 struct VerdictFlags {
     /// Count "same value, different bytes" as a pass.
     #[arg(long)]
@@ -123,6 +129,7 @@ struct VerdictFlags {
 
 /// How an oracle process is run and stopped (`run`, `bless`, `accept`, `fuzz`).
 #[derive(Args)]
+#[command(next_help_heading = "Oracle process")]
 struct OracleFlags {
     /// Seconds one oracle run may take before it is stopped.
     #[arg(long, default_value_t = 60.0, value_name = "SECS")]
@@ -135,6 +142,10 @@ struct OracleFlags {
     /// file, at least 64M; fuzz: 256M]
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     max_output: Option<u64>,
+    /// How many oracle runs at once (default: the number of cores).
+    /// Reports, goldens and findings are the same for every N.
+    #[arg(long, short, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    jobs: Option<u32>,
 }
 
 #[derive(Subcommand)]
@@ -237,14 +248,14 @@ enum Command {
         /// The reference oracle command (run with `sh -c`).
         #[arg(long)]
         reference: String,
-        #[command(flatten)]
-        corpus: CorpusFlags,
         /// Write nothing; exit 1 when any golden would change or is orphaned.
         #[arg(long)]
         check: bool,
         /// Write even when the CI environment variable is set.
         #[arg(long)]
         force: bool,
+        #[command(flatten)]
+        corpus: CorpusFlags,
         #[command(flatten)]
         run: OracleFlags,
     },
@@ -281,6 +292,11 @@ enum Command {
 }
 
 impl OracleFlags {
+    fn jobs(&self) -> usize {
+        self.jobs
+            .map_or_else(pool::default_jobs, |jobs| jobs as usize)
+    }
+
     /// The limits, with `--max-output`'s default for a corpus, or for fuzz
     /// without one.
     fn limits(&self, corpus: Option<&CorpusFlags>) -> anyhow::Result<OracleOptions> {
@@ -427,6 +443,7 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
                 ops: select.ops,
                 ledger: ledger.ledger,
                 limits,
+                jobs: run.jobs(),
                 report: report.options(&verdict),
             };
             Ok(run_command(&args, stdout)?.exit_code())
@@ -453,6 +470,7 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
                     ops: select.ops,
                     ledger: ledger.ledger,
                     limits,
+                    jobs: run.jobs(),
                     report: report.options(&verdict),
                 },
                 reason,
@@ -500,6 +518,7 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
                 check,
                 force,
                 limits,
+                jobs: run.jobs(),
                 format: report.format(),
                 quiet: report.quiet,
             };
@@ -528,6 +547,7 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
                 batch_size,
                 out_dir: out,
                 limits: run.limits(None)?,
+                jobs: run.jobs(),
                 json: matches!(report.format, FormatArg::Json),
                 quiet: report.quiet,
             };

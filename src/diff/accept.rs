@@ -50,6 +50,28 @@ struct Collector<W: Write> {
     entries: Vec<Entry>,
     stale: Vec<CaseId>,
     orphaned: Vec<CaseId>,
+    errors: Errors,
+    /// The current file: whether it has an input error, and how many
+    /// cases it compared.
+    file_error: bool,
+    file_cases: usize,
+}
+
+/// How many of the cases the oracle failed on `accept` names.
+const NAMED_ERRORS: usize = 20;
+
+/// The input errors of a run, by what they cost the ledger.
+#[derive(Debug, Default, Clone)]
+struct Errors {
+    /// Files not compared at all: their entries are left alone.
+    files: usize,
+    /// Cases the oracle failed on: their entries are left alone.
+    cases: usize,
+    /// The first [`NAMED_ERRORS`] of them, described.
+    named: Vec<String>,
+    /// Files compared although the oracle failed on some of their cases
+    /// only together: their divergences come from separate runs.
+    split: usize,
 }
 
 impl<W: Write> Consumer for Collector<W> {
@@ -71,14 +93,18 @@ impl<W: Write> Consumer for Collector<W> {
     }
 
     fn counted(&mut self, op: Option<&str>, state: CaseState) -> io::Result<()> {
+        self.file_cases += 1;
         self.sink.counted(op, state)
     }
 
     fn begin_file(&mut self, file: FileInfo) -> io::Result<()> {
+        self.file_error = false;
+        self.file_cases = 0;
         self.sink.begin_file(file)
     }
 
     fn case(&mut self, record: CaseRecord) -> io::Result<()> {
+        self.file_cases += 1;
         match record.state {
             CaseState::New | CaseState::Changed => self.entries.push(Entry {
                 id: record.id.clone(),
@@ -95,16 +121,32 @@ impl<W: Write> Consumer for Collector<W> {
                 comments: Vec::new(),
             }),
             CaseState::Stale => self.stale.push(record.id.clone()),
+            CaseState::Error => {
+                self.errors.cases += 1;
+                if self.errors.named.len() < NAMED_ERRORS {
+                    let (verdict, summary) = (record.verdict.name(), &record.summary);
+                    let text = format!("{} ({verdict}: {summary})", record.id);
+                    self.errors.named.push(text);
+                }
+            }
             _ => {}
         }
         self.sink.case(record)
     }
 
     fn problem(&mut self, problem: Problem) -> io::Result<()> {
+        self.file_error |= matches!(problem, Problem::Error { .. });
         self.sink.problem(problem)
     }
 
     fn end_file(&mut self) -> io::Result<()> {
+        if self.file_error {
+            if self.file_cases == 0 {
+                self.errors.files += 1;
+            } else {
+                self.errors.split += 1;
+            }
+        }
         self.sink.end_file()
     }
 
@@ -188,6 +230,7 @@ pub fn accept_command(
     } else {
         let collector = collect(args, &mut ledger, Sink::new(io::sink(), options, info))?;
         let totals = collector.sink.totals();
+        let errors = collector.errors.clone();
         let (changes, left) = apply(
             args,
             &mut ledger,
@@ -195,7 +238,7 @@ pub fn accept_command(
             collector.stale,
             collector.orphaned,
         )?;
-        print_changes(&mut out, &changes, &ledger, left, totals.errors)?;
+        print_changes(&mut out, &changes, &ledger, left, &errors)?;
         Ok(if totals.errors > 0 { 2 } else { 0 })
     }
 }
@@ -211,6 +254,9 @@ fn collect<W: Write>(
         entries: Vec::new(),
         stale: Vec::new(),
         orphaned: Vec::new(),
+        errors: Errors::default(),
+        file_error: false,
+        file_cases: 0,
     };
     run_corpus(&args.run, Some(ledger), &mut collector)?;
     Ok(collector)
@@ -312,7 +358,7 @@ fn print_changes(
     changes: &[Change],
     ledger: &LedgerUse,
     left: usize,
-    errors: usize,
+    errors: &Errors,
 ) -> io::Result<()> {
     let (mut added, mut changed, mut removed) = (0, 0, 0);
     let describe = |entry: &Entry| {
@@ -345,11 +391,34 @@ fn print_changes(
             "{left} new or changed divergences left out: give --reason TEXT to accept them"
         )?;
     }
-    if errors > 0 {
+    let cases = super::report::human::cases;
+    if errors.files > 0 {
         writeln!(
             out,
             "error: {} could not be compared; their entries were left alone",
-            super::report::human::cases(errors, "file")
+            cases(errors.files, "file")
+        )?;
+    }
+    for named in &errors.named {
+        writeln!(out, "error    {named}")?;
+    }
+    if errors.cases > errors.named.len() {
+        writeln!(out, "… and {} more", errors.cases - errors.named.len())?;
+    }
+    if errors.cases > 0 {
+        writeln!(
+            out,
+            "error: the oracle failed on {} (crash, invalid output or timeout); \
+             their entries were left alone",
+            cases(errors.cases, "case")
+        )?;
+    }
+    if errors.split > 0 {
+        writeln!(
+            out,
+            "error: the oracle failed on some cases of {} only when they ran together; \
+             their divergences were judged from separate runs",
+            cases(errors.split, "file")
         )?;
     }
     let kept = ledger.ledger.len() - added;

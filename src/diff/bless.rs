@@ -13,17 +13,23 @@
 
 use std::fs;
 use std::io::Write;
+use std::ops::ControlFlow;
 
 use super::arrays::{self, InputError};
 use super::cases::CaseFile;
 use super::corpus::{Corpus, Entry};
-use super::golden::{golden_from_output, split_elements};
-use super::oracle::{Oracle, OracleOptions};
+use super::execute::{execute, Execution};
+use super::file_run;
+use super::golden::{format_golden, split_elements};
+use super::oracle::{FailureKind, Oracle, OracleFailure, OracleOptions};
+use super::pool;
 use super::record::build::label;
 use super::redact::Secrets;
 use super::report::Format;
-use crate::js::{Object, Value};
 use crate::js_object;
+use render::{status_json, status_line};
+
+mod render;
 
 /// The `bless` command's inputs.
 #[derive(Debug, Clone)]
@@ -38,6 +44,8 @@ pub struct BlessArgs {
     pub force: bool,
     /// How long one reference run may take, and how much it may print.
     pub limits: OracleOptions,
+    /// `--jobs`: how many reference runs at once.
+    pub jobs: usize,
     /// Human or JSON.
     pub format: Format,
     /// The closing line alone.
@@ -90,15 +98,17 @@ pub struct BlessTotals {
     pub orphaned: usize,
     /// Files that failed.
     pub errors: usize,
+    /// Cases the reference failed on (their golden elements unchanged).
+    pub failed_cases: usize,
     /// Whether this was `--check`.
     pub check: bool,
 }
 
 impl BlessTotals {
-    /// 2 on any error; with `--check`, 1 when anything would change or
-    /// is orphaned; else 0.
+    /// 2 on any error (a case the reference failed on included); with
+    /// `--check`, 1 when anything would change or is orphaned; else 0.
     pub fn exit_code(&self) -> u8 {
-        if self.errors > 0 {
+        if self.errors + self.failed_cases > 0 {
             2
         } else if self.check && self.added + self.changed + self.orphaned > 0 {
             1
@@ -122,6 +132,12 @@ impl BlessTotals {
         };
         if self.errors > 0 {
             line.push_str(&format!(", {} errors", self.errors));
+        }
+        if self.failed_cases > 0 {
+            line.push_str(&format!(
+                ", {} the reference failed on",
+                super::report::human::cases(self.failed_cases, "case")
+            ));
         }
         line
     }
@@ -148,8 +164,89 @@ fn changed_cases(old: &[u8], new: &[u8], cases: &CaseFile) -> (Vec<String>, usiz
     (labels, count)
 }
 
-fn bless_file(entry: &Entry, args: &BlessArgs) -> Status {
-    let error = |message: String, stderr: Option<String>| Status::Error { message, stderr };
+/// A case the reference failed on (found by bisection): its golden
+/// element is left as it was.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CaseFailure {
+    /// Its position in the case file.
+    pub index: usize,
+    /// `#index op "name"`.
+    pub label: String,
+    /// How the reference failed on it alone.
+    pub kind: FailureKind,
+    /// What happened.
+    pub message: String,
+    /// The end of the reference's stderr, masked.
+    pub stderr: Option<String>,
+}
+
+/// What became of one case file: its golden's status, the cases the
+/// reference failed on, and the cases it failed on only together (their
+/// goldens come from separate runs).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Blessed {
+    /// The golden.
+    pub status: Status,
+    /// Cases the reference failed on alone.
+    pub failed: Vec<CaseFailure>,
+    /// Ranges it failed on only together, described.
+    pub together: Vec<String>,
+}
+
+impl From<Status> for Blessed {
+    fn from(status: Status) -> Self {
+        Blessed {
+            status,
+            failed: Vec::new(),
+            together: Vec::new(),
+        }
+    }
+}
+
+/// The new golden of a file the reference failed on, from the results
+/// it gave and, for the cases it failed on, the old golden's elements;
+/// or why there is none to write.
+fn golden_with_kept(
+    entry: &Entry,
+    outcomes: &[Result<Vec<u8>, OracleFailure>],
+    failed: usize,
+) -> Result<Vec<u8>, String> {
+    let not_written = |why: String| {
+        format!(
+            "the reference failed on {} of {} cases, and {why}: golden not written",
+            failed,
+            outcomes.len()
+        )
+    };
+    let old = match fs::read(&entry.golden_path) {
+        Ok(old) => old,
+        Err(_) => {
+            return Err(not_written(
+                "there is no golden to keep their elements from".into(),
+            ))
+        }
+    };
+    let elements = match split_elements(&old) {
+        Ok(elements) if elements.len() == outcomes.len() => elements,
+        Ok(elements) => {
+            return Err(not_written(format!(
+                "the golden's {} elements do not line up with the cases",
+                elements.len()
+            )))
+        }
+        Err(_) => return Err(not_written("the golden is not a JSON array".into())),
+    };
+    Ok(format_golden(outcomes.iter().zip(elements).map(
+        |(outcome, old)| match outcome {
+            Ok(result) => result.as_slice(),
+            Err(_) => old,
+        },
+    )))
+}
+
+fn bless_file(entry: &Entry, args: &BlessArgs) -> Blessed {
+    let error =
+        |message: String, stderr: Option<String>| Blessed::from(Status::Error { message, stderr });
     if let Some(broken) = &entry.broken {
         return error(broken.clone(), None);
     }
@@ -162,29 +259,70 @@ fn bless_file(entry: &Entry, args: &BlessArgs) -> Status {
             None,
         );
     }
-    let case_bytes = match arrays::read_file("case file", &entry.case_path) {
-        Ok(bytes) => bytes,
+    let cases = match arrays::read_file("case file", &entry.case_path) {
+        Ok(bytes) => CaseFile::read(&entry.name, bytes),
         Err(failure) => return error(failure.message, None),
     };
+    let sent: Option<Vec<&[u8]>> = cases.is_array.then(|| {
+        (0..cases.items.len())
+            .filter_map(|at| cases.raw(at))
+            .collect()
+    });
     let oracle = Oracle::Command(args.reference.clone());
-    let output = match oracle.run(&case_bytes, args.limits) {
-        Ok(output) => output,
-        Err(failure) => {
-            let secrets = Secrets::of_case_file(&case_bytes);
-            return error(
-                failure.message,
-                failure.stderr.map(|text| secrets.mask_quoted_text(&text)),
-            );
+    let run = |batch: &[u8]| oracle.run(batch, args.limits);
+    // The reference may echo its input on stderr, tokens included.
+    let secrets = || Secrets::of_case_file(&cases.bytes);
+    let mut blessed = Blessed::from(Status::Unchanged { cases: 0 });
+    let new = match execute(run, &cases.bytes, sent.as_deref()) {
+        Execution::Results { output, spans } => {
+            format_golden(spans.iter().map(|span| &output[span.clone()]))
+        }
+        Execution::Failed(failure) => {
+            let stderr = failure.stderr.map(|text| secrets().mask_quoted_text(&text));
+            return error(failure.message, stderr);
+        }
+        Execution::Blamed(blamed) => {
+            let secrets = secrets();
+            for (index, outcome) in blamed.outcomes.iter().enumerate() {
+                let Err(failure) = outcome else { continue };
+                let item = &cases.items[index];
+                blessed.failed.push(CaseFailure {
+                    index,
+                    label: label(index, item.op.as_deref(), &item.id),
+                    kind: failure.kind,
+                    message: failure.message.clone(),
+                    stderr: failure.stderr.as_ref().map(|text| {
+                        file_run::tail(&secrets.mask_quoted_text(text), file_run::STDERR_TAIL)
+                    }),
+                });
+            }
+            for together in &blamed.together {
+                let range = &together.cases;
+                blessed.together.push(format!(
+                    "the reference failed on cases #{} to #{} run together ({}: {}), but not on \
+                     either half of them; their goldens come from separate runs",
+                    range.start,
+                    range.end - 1,
+                    together.failure.kind,
+                    together.failure.message
+                ));
+            }
+            match golden_with_kept(entry, &blamed.outcomes, blessed.failed.len()) {
+                Ok(new) => new,
+                Err(message) => {
+                    blessed.status = Status::Error {
+                        message,
+                        stderr: None,
+                    };
+                    return blessed;
+                }
+            }
         }
     };
-    let Ok(new) = golden_from_output(&output) else {
-        return error("the reference printed no JSON array".into(), None);
-    };
     let cases_count = split_elements(&new).map_or(0, |elements| elements.len());
-    let status = match fs::read(&entry.golden_path) {
-        Ok(old) if old == new => return Status::Unchanged { cases: cases_count },
+    blessed.status = match fs::read(&entry.golden_path) {
+        Ok(old) if old == new => Status::Unchanged { cases: cases_count },
         Ok(old) => {
-            let cases = CaseFile::read(&entry.name, case_bytes);
             let (changed, count) = changed_cases(&old, &new, &cases);
             Status::Changed {
                 changed,
@@ -196,24 +334,26 @@ fn bless_file(entry: &Entry, args: &BlessArgs) -> Status {
             Status::Added { cases: cases_count }
         }
         Err(failure) => {
-            return error(
-                format!(
+            blessed.status = Status::Error {
+                message: format!(
                     "cannot read golden {}: {failure}",
                     entry.golden_path.display()
                 ),
-                None,
-            )
+                stderr: None,
+            };
+            return blessed;
         }
     };
-    if !args.check {
+    let writes = !matches!(blessed.status, Status::Unchanged { .. });
+    if writes && !args.check {
         if let Err(failure) = super::files::write_atomic(&entry.golden_path, &new) {
-            return error(
-                format!("cannot write {}: {failure}", entry.golden_path.display()),
-                None,
-            );
+            blessed.status = Status::Error {
+                message: format!("cannot write {}: {failure}", entry.golden_path.display()),
+                stderr: None,
+            };
         }
     }
-    status
+    blessed
 }
 
 /// Runs `bless`; `in_ci` is whether the `CI` variable is set.
@@ -235,23 +375,40 @@ pub fn bless_command(
         ..BlessTotals::default()
     };
     let mut json_files = Vec::new();
-    let results = files
-        .iter()
-        .map(|entry| (entry, bless_file(entry, args)))
-        .chain(orphans.iter().map(|entry| (entry, Status::Orphaned)));
-    for (entry, status) in results {
-        match &status {
+    let mut tally = |entry: &Entry, blessed: &Blessed| -> std::io::Result<()> {
+        match &blessed.status {
             Status::Added { .. } => totals.added += 1,
             Status::Changed { .. } => totals.changed += 1,
             Status::Unchanged { .. } => totals.unchanged += 1,
             Status::Orphaned => totals.orphaned += 1,
             Status::Error { .. } => totals.errors += 1,
         }
+        totals.failed_cases += blessed.failed.len();
+        // Ranges the reference failed on only together are errors too.
+        totals.errors += blessed.together.len();
         match args.format {
-            Format::Json => json_files.push(status_json(entry, &status)),
+            Format::Json => json_files.push(status_json(entry, blessed)),
             _ if args.quiet => {}
-            _ => out.write_all(status_line(entry, &status, args.check).as_bytes())?,
+            _ => out.write_all(status_line(entry, blessed, args.check).as_bytes())?,
         }
+        Ok(())
+    };
+    // Reference runs go to the pool; goldens are written there too (each
+    // file's own), and reported here in corpus order.
+    let written = pool::ordered(
+        args.jobs,
+        files.iter(),
+        |entry| bless_file(entry, args),
+        |entry, blessed| match tally(entry, &blessed) {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(error) => ControlFlow::Break(error),
+        },
+    );
+    if let Some(error) = written {
+        return Err(error.into());
+    }
+    for entry in &orphans {
+        tally(entry, &Blessed::from(Status::Orphaned))?;
     }
     if args.format == Format::Json {
         let summary = js_object! {
@@ -260,6 +417,7 @@ pub fn bless_command(
             "unchanged" => totals.unchanged as f64,
             "orphaned" => totals.orphaned as f64,
             "errors" => totals.errors as f64,
+            "failedCases" => totals.failed_cases as f64,
             "written" => !args.check,
             "exitCode" => f64::from(totals.exit_code()),
         };
@@ -273,99 +431,6 @@ pub fn bless_command(
         writeln!(out, "{}", totals.summary_line())?;
     }
     Ok(totals)
-}
-
-fn plural(count: usize) -> String {
-    super::report::human::cases(count, "case")
-}
-
-fn status_line(entry: &Entry, status: &Status, check: bool) -> String {
-    let verb = |now: &'static str, later: &'static str| if check { later } else { now };
-    match status {
-        Status::Added { cases } => {
-            format!(
-                "{:<10} {} ({})\n",
-                verb("added", "to add"),
-                entry.name,
-                plural(*cases)
-            )
-        }
-        Status::Changed {
-            changed,
-            count,
-            cases,
-        } => {
-            let mut line = format!(
-                "{:<10} {} ({count} of {})\n",
-                verb("changed", "to change"),
-                entry.name,
-                plural(*cases)
-            );
-            for label in changed {
-                line.push_str(&format!("    {label}\n"));
-            }
-            if *count > changed.len() {
-                line.push_str(&format!("    … and {} more\n", count - changed.len()));
-            }
-            line
-        }
-        Status::Unchanged { cases } => {
-            format!("{:<10} {} ({})\n", "unchanged", entry.name, plural(*cases))
-        }
-        Status::Orphaned => format!(
-            "{:<10} {} (no case file {}; delete the golden or restore the cases)\n",
-            "orphaned",
-            entry.golden_path.display(),
-            entry.case_path.display()
-        ),
-        Status::Error { message, stderr } => {
-            let mut line = format!("{:<10} {}: {message}\n", "ERROR", entry.name);
-            if let Some(stderr) = stderr
-                .as_deref()
-                .map(str::trim_end)
-                .filter(|s| !s.is_empty())
-            {
-                line.push_str("    stderr:\n");
-                for text in stderr.lines() {
-                    line.push_str(&format!("    | {text}\n"));
-                }
-            }
-            line
-        }
-    }
-}
-
-fn status_json(entry: &Entry, status: &Status) -> Value {
-    let object = Object::new()
-        .with("name", entry.name.as_str())
-        .with("golden", entry.golden_path.display().to_string());
-    let object = match status {
-        Status::Added { cases } => object.with("status", "added").with("cases", *cases as f64),
-        Status::Changed {
-            changed,
-            count,
-            cases,
-        } => object
-            .with("status", "changed")
-            .with("cases", *cases as f64)
-            .with("changedCases", *count as f64)
-            .with(
-                "changed",
-                changed
-                    .iter()
-                    .map(|l| Value::from(l.as_str()))
-                    .collect::<Vec<_>>(),
-            ),
-        Status::Unchanged { cases } => object
-            .with("status", "unchanged")
-            .with("cases", *cases as f64),
-        Status::Orphaned => object.with("status", "orphaned"),
-        Status::Error { message, stderr } => object
-            .with("status", "error")
-            .with("message", message.as_str())
-            .with("stderr", stderr.as_deref()),
-    };
-    Value::Object(object)
 }
 
 #[cfg(test)]
@@ -388,6 +453,39 @@ mod tests {
         assert_eq!(totals.exit_code(), 1);
         totals.errors = 1;
         assert_eq!(totals.exit_code(), 2);
+    }
+
+    #[test]
+    fn a_failing_cases_old_element_is_kept_only_where_positions_line_up() {
+        let dir = tempfile::tempdir().unwrap();
+        let entry = Entry {
+            name: "a.json".into(),
+            case_path: dir.path().join("a.json"),
+            golden_path: dir.path().join("golden.json"),
+            broken: None,
+        };
+        let crash = || Err(OracleFailure::new(FailureKind::Crash, "boom"));
+        let outcomes = [Ok(b"1".to_vec()), crash(), Ok(b"3".to_vec())];
+        assert_eq!(
+            golden_with_kept(&entry, &outcomes, 1).unwrap_err(),
+            "the reference failed on 1 of 3 cases, and there is no golden to keep their \
+             elements from: golden not written"
+        );
+        fs::write(&entry.golden_path, "[\n10,\n20\n]\n").unwrap();
+        assert_eq!(
+            golden_with_kept(&entry, &outcomes, 1).unwrap_err(),
+            "the reference failed on 1 of 3 cases, and the golden's 2 elements do not line \
+             up with the cases: golden not written"
+        );
+        fs::write(&entry.golden_path, "{}").unwrap();
+        assert!(golden_with_kept(&entry, &outcomes, 1)
+            .unwrap_err()
+            .contains("the golden is not a JSON array"));
+        fs::write(&entry.golden_path, "[10, {\"b\": 20}, 30]").unwrap();
+        assert_eq!(
+            golden_with_kept(&entry, &outcomes, 1).unwrap(),
+            b"[\n1,\n{\"b\": 20},\n3\n]\n"
+        );
     }
 
     #[test]

@@ -29,8 +29,11 @@
 //!   [`redact`]: secrets kept out of reports.
 //! - [`lint`]: what a case file must not hold (placeholders, nameless or
 //!   twice-named cases, names of another op, repeated cases).
-//! - [`bisect`]: the cases that make an oracle fail; [`files`]: the one
-//!   way files are written.
+//! - [`bisect`]: the cases that make an oracle fail; [`execute`]: one
+//!   case file through an oracle, bisected when it fails; [`file_run`]:
+//!   one file of `run`, its oracle run and its records; [`pool`]: oracle
+//!   runs in parallel (`--jobs`), results taken in order; [`files`]: the
+//!   one way files are written.
 
 pub mod accept;
 pub mod arrays;
@@ -41,7 +44,9 @@ pub mod cases;
 pub mod compare;
 pub mod corpus;
 pub mod delta;
+pub mod execute;
 pub mod explain;
+pub mod file_run;
 pub mod files;
 pub mod glob;
 pub mod golden;
@@ -52,6 +57,7 @@ pub mod merge;
 pub mod oracle;
 pub mod plan;
 pub mod pointer;
+pub mod pool;
 pub mod raw;
 pub mod record;
 pub mod redact;

@@ -28,6 +28,7 @@ use std::time::Duration;
 use crate::batch;
 use crate::scratch::ScratchScope;
 
+pub use groups::stopping;
 pub use signals::{install_signal_handlers, limit_malloc_arenas, SignalGuard};
 
 /// Which oracle produces the results.

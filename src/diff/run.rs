@@ -10,21 +10,24 @@
 //! cases ([`plan`](mod@super::plan)), sent the same way; orphaned goldens and
 //! ledger entries are then left to `merge`.
 
+use std::cell::RefCell;
 use std::collections::HashSet;
 use std::io::{self, Write};
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
 use super::arrays::{self, InputError};
 use super::cases::CaseFile;
 use super::compare::{compare_elements, Comparison, Verdict};
 use super::corpus::{Corpus, Entry as FileEntry};
+use super::file_run::{self, FileRun};
 use super::identity::{CaseId, CaseKey};
 use super::ledger::{self, Entry, Ledger};
 use super::oracle::{Oracle, OracleOptions};
 use super::plan::{self, Part, Plan, Selection};
+use super::pool;
 use super::record::build::{self, Compared};
 use super::record::{CaseRecord, CaseState};
-use super::redact::Secrets;
 use super::report::{
     Consumer, FileInfo, LedgerInfo, Problem, ReportOptions, RunInfo, Sink, Totals,
 };
@@ -43,6 +46,8 @@ pub struct RunArgs {
     pub ledger: Option<PathBuf>,
     /// How long one oracle run may take, and how much it may print.
     pub limits: OracleOptions,
+    /// `--jobs`: how many oracle runs at once.
+    pub jobs: usize,
     /// How to report.
     pub report: ReportOptions,
 }
@@ -300,91 +305,6 @@ fn prepare(
     Prepared::Ready(cases, selection, golden)
 }
 
-/// Runs one prepared file through the oracle and compares it.
-fn run_file<C: Consumer>(
-    consumer: &mut C,
-    entry: &FileEntry,
-    (cases, selection, golden_bytes): (CaseFile, Option<Selection>, Vec<u8>),
-    args: &RunArgs,
-    ledger: Option<&Ledger>,
-) -> io::Result<()> {
-    let golden_name = entry.golden_path.display().to_string();
-    let golden = match arrays::elements("golden", &golden_name, &golden_bytes) {
-        Ok(elements) => elements,
-        Err(failure) => return consumer.problem(error(failure.message, 0)),
-    };
-    let wanted = selection.as_ref().map_or(golden.len(), |selection| {
-        let past = cases.items.len();
-        let tail = if selection.tail {
-            golden.len().saturating_sub(past)
-        } else {
-            0
-        };
-        tail + selection
-            .positions
-            .iter()
-            .filter(|&&at| at < golden.len())
-            .count()
-    });
-    let input = match &selection {
-        Some(selection) => cases.array_of(&selection.positions),
-        None => cases.bytes.clone(),
-    };
-    let output = match args.oracle.run(&input, args.limits) {
-        Ok(output) => output,
-        Err(failure) => {
-            // An oracle may echo its input on stderr, tokens included.
-            let secrets = Secrets::of_case_file(&input);
-            return consumer.problem(Problem::Error {
-                message: failure.message,
-                stderr: failure.stderr.map(|text| secrets.mask_quoted_text(&text)),
-                skipped: wanted,
-            });
-        }
-    };
-    let actual = match arrays::elements("oracle output for", &entry.name, &output) {
-        Ok(elements) => elements,
-        Err(failure) => return consumer.problem(error(failure.message, wanted)),
-    };
-    let semantic = args.report.semantic;
-    let known = cases.is_array.then_some(&cases);
-    match &selection {
-        Some(selection) => {
-            let positions = &selection.positions;
-            let pairs = positions
-                .iter()
-                .enumerate()
-                .map(|(k, &at)| (at, golden.get(at).copied(), actual.get(k).copied()));
-            compare_file(consumer, &entry.name, known, ledger, semantic, pairs)?;
-            // Results past the selection are extra, numbered past the
-            // file's cases; when the selection ends the file (a shard's
-            // last part of it), they meet the golden's elements past the
-            // cases, as in a run of the whole file.
-            let past = cases.items.len();
-            let tail = if selection.tail {
-                golden.len().saturating_sub(past)
-            } else {
-                0
-            };
-            let extra = actual.len().saturating_sub(positions.len());
-            let pairs = (0..tail.max(extra)).map(|k| {
-                let golden = if k < tail { golden.get(past + k) } else { None };
-                (
-                    past + k,
-                    golden.copied(),
-                    actual.get(positions.len() + k).copied(),
-                )
-            });
-            compare_file(consumer, &entry.name, None, ledger, semantic, pairs)
-        }
-        None => {
-            let pairs = (0..golden.len().max(actual.len()))
-                .map(|at| (at, golden.get(at).copied(), actual.get(at).copied()));
-            compare_file(consumer, &entry.name, known, ledger, semantic, pairs)
-        }
-    }
-}
-
 /// The case files a run lists and its plan.
 pub fn plan(args: &RunArgs) -> Result<(Vec<FileEntry>, Plan), InputError> {
     let corpus = &args.corpus;
@@ -453,7 +373,7 @@ impl<C: Consumer> Consumer for Watched<'_, C> {
 pub fn run_planned<C: Consumer>(
     args: &RunArgs,
     (files, plan): (&[FileEntry], &Plan),
-    mut ledger: Option<&mut LedgerUse>,
+    ledger: Option<&mut LedgerUse>,
     consumer: &mut C,
 ) -> Result<(), InputError> {
     let corpus = &args.corpus;
@@ -468,29 +388,56 @@ pub fn run_planned<C: Consumer>(
     } else {
         Vec::new()
     };
-    for (position, entry) in files.iter().enumerate() {
+    // Files are read and prepared here, in order; their oracle runs go to
+    // the pool; their records are made here again, in order. Preparing
+    // marks the ledger's entries as seen and making records consults it,
+    // both on this thread but from two closures: hence the RefCell.
+    let ledger = RefCell::new(ledger);
+    let ready = files.iter().enumerate().filter_map(|(position, entry)| {
         let part = plan.part(position);
         if part == Part::Skip {
-            continue;
+            return None;
         }
-        let prepared = prepare(entry, part, &args.ops, ledger.as_deref_mut());
-        if let Prepared::Skip = prepared {
-            continue;
+        let prepared = prepare(entry, part, &args.ops, ledger.borrow_mut().as_deref_mut());
+        (!matches!(prepared, Prepared::Skip)).then_some((entry, prepared))
+    });
+    let run_one = |(entry, prepared): &(&FileEntry, Prepared)| match prepared {
+        Prepared::Ready(cases, selection, golden) => {
+            let ready = (cases, selection.as_ref(), golden.as_slice());
+            Some(file_run::run_ready(entry, ready, |batch| {
+                args.oracle.run(batch, args.limits)
+            }))
         }
-        consumer.begin_file(FileInfo {
-            name: Some(entry.name.clone()),
-            path: Some(entry.case_path.display().to_string()),
-        })?;
-        match prepared {
-            Prepared::Skip => {}
-            Prepared::Problem(problem) => consumer.problem(problem)?,
-            Prepared::Ready(cases, selection, golden) => {
-                let known = ledger.as_deref().map(|use_| &use_.ledger);
-                run_file(consumer, entry, (cases, selection, golden), args, known)?;
+        _ => None,
+    };
+    let report_one = |(entry, prepared): (&FileEntry, Prepared), ran: Option<FileRun>| {
+        let reported = (|| {
+            consumer.begin_file(FileInfo {
+                name: Some(entry.name.clone()),
+                path: Some(entry.case_path.display().to_string()),
+            })?;
+            match (prepared, ran) {
+                (Prepared::Problem(problem), _) => consumer.problem(problem)?,
+                (Prepared::Ready(cases, selection, golden), Some(ran)) => {
+                    let held = ledger.borrow();
+                    let known = held.as_deref().map(|use_| &use_.ledger);
+                    let ready = (&cases, selection.as_ref(), golden.as_slice());
+                    let semantic = args.report.semantic;
+                    file_run::report_ready(consumer, entry, ready, ran, semantic, known)?;
+                }
+                _ => {}
             }
+            consumer.end_file()
+        })();
+        match reported {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(error) => ControlFlow::Break(error),
         }
-        consumer.end_file()?;
+    };
+    if let Some(error) = pool::ordered(args.jobs, ready, run_one, report_one) {
+        return Err(error.into());
     }
+    let ledger = ledger.into_inner();
     for orphan in &orphans {
         consumer.begin_file(FileInfo {
             name: Some(orphan.name.clone()),

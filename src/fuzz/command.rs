@@ -35,6 +35,8 @@ pub struct FuzzArgs {
     pub out_dir: PathBuf,
     /// How long one oracle run may take, and how much it may print.
     pub limits: OracleOptions,
+    /// `--jobs`: how many batches run at once.
+    pub jobs: usize,
     /// Print a JSON report instead of the human one.
     pub json: bool,
     /// Print the closing summary line alone (human report).
@@ -120,6 +122,7 @@ pub fn fuzz_command(
         batch_size: args.batch_size.max(1),
         max_rounds: 200,
         out_dir: Some(args.out_dir.clone()),
+        jobs: args.jobs.max(1),
     };
     let _ = writeln!(progress, "fuzz: seed {seed} (replay with --seed {seed})");
     let left = TimedOracle {
@@ -411,6 +414,7 @@ mod tests {
                 Duration::from_secs(1),
                 crate::diff::oracle::FUZZ_MAX_OUTPUT,
             ),
+            jobs: 1,
             json: false,
             quiet: false,
         };

@@ -12,17 +12,19 @@
 
 use std::collections::BTreeMap;
 use std::io::Write;
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use super::divergence::first_difference;
 use super::generate::{generator, Gen, MakeCase};
 use super::minimize::{minimize, op_of};
-use super::outcome::{case_signature, run_both, Broken, Outcome, Side};
+use super::outcome::{case_signature, run_both, BatchOutcomes, Broken, Outcome, Side};
 use super::regression::{self, FileStatus, RegressionFile};
 use super::tree::Node;
 use crate::diff::bisect::{batch_of, Together};
 use crate::diff::oracle::{FailureKind, OracleFailure};
+use crate::diff::pool;
 
 /// Something that turns a batch (a JSON array of cases) into its result
 /// array: a command, our own oracle, or a test's planted bug.
@@ -73,6 +75,9 @@ pub struct FuzzConfig {
     pub max_rounds: usize,
     /// Where minimized cases are written (none: not written).
     pub out_dir: Option<PathBuf>,
+    /// How many batches run at once (`--jobs`); the findings are the same
+    /// for every number.
+    pub jobs: usize,
 }
 
 /// Every case of one divergence signature.
@@ -208,8 +213,8 @@ fn together_group(
 /// generator, a batch size of 0); an oracle's failures are findings.
 pub fn fuzz(
     config: &FuzzConfig,
-    left: &dyn BatchOracle,
-    right: &dyn BatchOracle,
+    left: &(dyn BatchOracle + Sync),
+    right: &(dyn BatchOracle + Sync),
     progress: &mut dyn Write,
 ) -> Result<FuzzReport, String> {
     let makers = config
@@ -224,27 +229,39 @@ pub fn fuzz(
     let mut report = FuzzReport::default();
     let mut groups: BTreeMap<String, DivergenceGroup> = BTreeMap::new();
     let mut order: Vec<String> = Vec::new();
-    let mut batch_number = 0u64;
     let mut last_progress = Instant::now();
-    loop {
-        let done_count = config.count.is_some_and(|count| report.cases >= count);
+    // Batches are drawn while the count and the duration allow; batch `n`
+    // depends on the seed and `n` alone, so they may run in any order and
+    // at once. Their findings are merged here, in batch order.
+    let (mut drawn, mut number) = (0usize, 0u64);
+    let batches = std::iter::from_fn(|| {
+        let done_count = config.count.is_some_and(|count| drawn >= count);
         let done_time = config
             .duration
             .is_some_and(|limit| started.elapsed() >= limit);
         if done_count || done_time || makers.is_empty() {
-            break;
+            return None;
         }
         let size = match config.count {
-            Some(count) => config.batch_size.min(count - report.cases),
+            Some(count) => config.batch_size.min(count - drawn),
             None => config.batch_size,
         };
-        let mut gen = Gen::new(config.seed.wrapping_add(batch_number));
+        let batch = (number, drawn, size);
+        (number, drawn) = (number + 1, drawn + size);
+        Some(batch)
+    });
+    let run_batch = |&(number, first, size): &(u64, usize, usize)| {
+        let mut gen = Gen::new(config.seed.wrapping_add(number));
         let cases: Vec<Node> = (0..size)
-            .map(|at| gen.case_from(makers[(report.cases + at) % makers.len()]))
+            .map(|at| gen.case_from(makers[(first + at) % makers.len()]))
             .collect();
-        batch_number += 1;
         let texts: Vec<Vec<u8>> = cases.iter().map(Node::to_text).collect();
-        let outcomes = match run_both(&texts, left, right, true) {
+        let outcomes = run_both(&texts, left, right, true);
+        (cases, outcomes)
+    };
+    let merge = |(_, _, size): (u64, usize, usize),
+                 (cases, outcomes): (Vec<Node>, Result<BatchOutcomes, Broken>)| {
+        let outcomes = match outcomes {
             Ok(outcomes) => outcomes,
             Err(broken) => {
                 let _ = writeln!(
@@ -255,7 +272,7 @@ pub fn fuzz(
                     broken.failure.message
                 );
                 report.stopped = Some(broken);
-                break;
+                return ControlFlow::Break(());
             }
         };
         report.failed_batches += outcomes.failed.len();
@@ -317,7 +334,9 @@ pub fn fuzz(
                 rate
             );
         }
-    }
+        ControlFlow::Continue(())
+    };
+    pool::ordered(config.jobs, batches, run_batch, merge);
     report.groups = order
         .into_iter()
         .filter_map(|s| groups.remove(&s))
@@ -374,6 +393,7 @@ mod tests {
             batch_size: 250,
             max_rounds: 100,
             out_dir: None,
+            jobs: 1,
         }
     }
 

@@ -65,6 +65,12 @@ fn registry() -> MutexGuard<'static, Registry> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
+/// Whether a shutdown on a signal has begun: every oracle run from now
+/// on fails at once, so nothing should be concluded from a failure.
+pub fn stopping() -> bool {
+    registry().stopping
+}
+
 /// Why an oracle command did not start.
 pub(super) enum SpawnError {
     /// This process is shutting down on a signal.

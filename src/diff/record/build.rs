@@ -225,6 +225,7 @@ pub fn record(
         input: None,
         golden: None,
         actual: None,
+        stderr: None,
     };
     let unexplained = !needs.explain || (state.passes() && !needs.passing);
     if (verdict == VerdictKind::Identical && state == CaseState::Passed) || unexplained {

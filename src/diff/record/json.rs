@@ -214,6 +214,7 @@ impl CaseRecord {
         object.insert("input", text(&self.input));
         object.insert("golden", text(&self.golden));
         object.insert("actual", text(&self.actual));
+        object.insert("stderr", text(&self.stderr));
         Value::Object(object)
     }
 
@@ -279,6 +280,7 @@ impl CaseRecord {
             input: string(value.get("input")),
             golden: string(value.get("golden")),
             actual: string(value.get("actual")),
+            stderr: string(value.get("stderr")),
             id,
         })
     }
@@ -335,6 +337,7 @@ mod tests {
             input: Some("{\"op\":\"cliArgs\"}".into()),
             golden: Some("[\"x\"]".into()),
             actual: Some("[]".into()),
+            stderr: Some("oracle: tried\n".into()),
         }
     }
 

@@ -228,6 +228,9 @@ pub struct CaseRecord {
     pub golden: Option<String>,
     /// The actual element text, masked, cut (failing cases only).
     pub actual: Option<String>,
+    /// The end of what the oracle wrote on stderr when it ran this case
+    /// alone, masked (cases the oracle failed on only).
+    pub stderr: Option<String>,
 }
 
 impl CaseRecord {
@@ -275,6 +278,7 @@ impl CaseRecord {
             input: None,
             golden: None,
             actual: None,
+            stderr: None,
         }
     }
 }

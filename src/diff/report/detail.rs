@@ -135,7 +135,25 @@ pub fn lines(record: &CaseRecord, diff_lines: usize) -> Vec<Line> {
                 format!("actual: {}", cut(actual)),
             ));
         }
-        _ => {}
+        VerdictKind::Crash | VerdictKind::InvalidOutput | VerdictKind::Timeout => {
+            match record.stderr.as_deref().map(str::trim_end) {
+                Some("") => out.push(Line::new(
+                    LineKind::Note,
+                    "(the oracle wrote nothing on stderr)",
+                )),
+                Some(text) => {
+                    out.push(Line::new(
+                        LineKind::Text,
+                        "stderr (the oracle on this case alone):",
+                    ));
+                    for line in text.lines() {
+                        out.push(Line::new(LineKind::Note, format!("| {line}")));
+                    }
+                }
+                None => {}
+            }
+        }
+        VerdictKind::Identical => {}
     }
     out
 }
@@ -215,6 +233,31 @@ mod tests {
                 " ]\n",
             )
         );
+    }
+
+    #[test]
+    fn oracle_failures_show_their_stderr() {
+        let cases = crate::diff::cases::CaseFile::read("f.json", b"[{\"op\":\"x\"}]".to_vec());
+        let mut failed = crate::diff::record::build::oracle_failure(
+            "f.json",
+            &cases,
+            0,
+            VerdictKind::Crash,
+            "the oracle exited with status 1",
+        );
+        assert_eq!(plain(&lines(&failed, 30)), "input: {\"op\":\"x\"}\n");
+        failed.stderr = Some("first\nsecond\n\n".into());
+        assert_eq!(
+            plain(&lines(&failed, 30)),
+            concat!(
+                "input: {\"op\":\"x\"}\n",
+                "stderr (the oracle on this case alone):\n",
+                "| first\n",
+                "| second\n",
+            )
+        );
+        failed.stderr = Some(" \n".into());
+        assert!(plain(&lines(&failed, 30)).ends_with("(the oracle wrote nothing on stderr)\n"));
     }
 
     #[test]

@@ -13,7 +13,7 @@ use super::detail;
 use super::groups::{Group, GroupKey, SHOWN_IN_FULL};
 use super::{Aggregates, FileInfo, Problem, Render, ReportOptions, Tally};
 use crate::diff::record::signature::op_display;
-use crate::diff::record::{CaseRecord, CaseState};
+use crate::diff::record::{CaseRecord, CaseState, VerdictKind};
 use crate::diff::textdiff::LineKind;
 use crate::js::Value;
 
@@ -32,6 +32,14 @@ pub const DIFF_LINES: usize = 30;
 pub struct Human {
     options: ReportOptions,
     had_problem: bool,
+    /// Whether the current file has an input error of its own.
+    file_error: bool,
+    /// Input errors, by what they cost: files not compared at all, cases
+    /// the oracle failed on, and files compared although the oracle
+    /// failed on some of their cases only together.
+    not_compared: usize,
+    error_cases: usize,
+    split_files: usize,
 }
 
 /// `1 case`, `2 cases`.
@@ -49,6 +57,10 @@ impl Human {
         Human {
             options,
             had_problem: false,
+            file_error: false,
+            not_compared: 0,
+            error_cases: 0,
+            split_files: 0,
         }
     }
 
@@ -98,10 +110,12 @@ impl Human {
     }
 
     fn group(&self, out: &mut dyn Write, group: &Group, shown: &[CaseRecord]) -> io::Result<()> {
+        let oracle_failed = VerdictKind::from_name(&group.signature.kind)
+            .is_some_and(VerdictKind::is_oracle_failure);
         writeln!(
             out,
             "{} [{}] {}",
-            self.red("FAIL"),
+            self.red(if oracle_failed { "ERROR" } else { "FAIL" }),
             cases(group.count, "case"),
             self.paint(BOLD, &group.signature.text)
         )?;
@@ -180,6 +194,39 @@ impl Human {
         Ok(())
     }
 
+    /// What the input errors cost, each kind in its own words.
+    fn errors(&self, out: &mut dyn Write, errors: usize) -> io::Result<()> {
+        let error = self.paint(&format!("{BOLD}{YELLOW}"), "error:");
+        if self.not_compared > 0 {
+            writeln!(
+                out,
+                "{error} {} could not be compared",
+                cases(self.not_compared, "file")
+            )?;
+        }
+        if self.error_cases > 0 {
+            writeln!(
+                out,
+                "{error} the oracle failed on {} (crash, invalid output or timeout; \
+                 each is named above as ERROR)",
+                cases(self.error_cases, "case")
+            )?;
+        }
+        if self.split_files > 0 {
+            writeln!(
+                out,
+                "{error} the oracle failed on some cases of {} only when they ran together; \
+                 their results come from separate runs",
+                cases(self.split_files, "file")
+            )?;
+        }
+        let told = self.not_compared + self.error_cases + self.split_files;
+        if errors > told {
+            writeln!(out, "{error} {}", cases(errors - told, "input error"))?;
+        }
+        Ok(())
+    }
+
     fn orphaned(&self, out: &mut dyn Write, aggregates: &Aggregates) -> io::Result<()> {
         for entry in &aggregates.orphaned {
             writeln!(
@@ -237,10 +284,14 @@ impl Human {
 impl Render for Human {
     fn begin_file(&mut self, _out: &mut dyn Write, _file: &FileInfo) -> io::Result<()> {
         self.had_problem = false;
+        self.file_error = false;
         Ok(())
     }
 
-    fn case(&mut self, _out: &mut dyn Write, _record: &CaseRecord) -> io::Result<()> {
+    fn case(&mut self, _out: &mut dyn Write, record: &CaseRecord) -> io::Result<()> {
+        if record.state == CaseState::Error {
+            self.error_cases += 1;
+        }
         Ok(())
     }
 
@@ -251,6 +302,7 @@ impl Render for Human {
         problem: &Problem,
     ) -> io::Result<()> {
         self.had_problem = true;
+        self.file_error |= matches!(problem, Problem::Error { .. });
         if self.options.quiet {
             return Ok(());
         }
@@ -293,6 +345,15 @@ impl Render for Human {
     }
 
     fn end_file(&mut self, out: &mut dyn Write, file: &FileInfo, tally: &Tally) -> io::Result<()> {
+        if self.file_error {
+            // Cases compared beside a file's error: the oracle failed on
+            // some of them only together.
+            if tally.cases() == 0 {
+                self.not_compared += 1;
+            } else {
+                self.split_files += 1;
+            }
+        }
         let Some(name) = &file.name else {
             return Ok(());
         };
@@ -332,14 +393,7 @@ impl Render for Human {
         if !self.options.quiet {
             self.groups(out, aggregates)?;
             self.orphaned(out, aggregates)?;
-            if totals.errors > 0 {
-                writeln!(
-                    out,
-                    "{} {} could not be compared",
-                    self.paint(&format!("{BOLD}{YELLOW}"), "error:"),
-                    cases(totals.errors, "file")
-                )?;
-            }
+            self.errors(out, totals.errors)?;
             if totals.new + totals.changed > 0 && aggregates.run.ledger.is_some() {
                 writeln!(
                     out,

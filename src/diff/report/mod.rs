@@ -108,6 +108,28 @@ pub enum Problem {
     },
 }
 
+impl Problem {
+    /// The problem with its stderr cut at `chars` characters: a report
+    /// that keeps problems until it ends must not hold a thousand full
+    /// stderrs.
+    pub fn with_stderr_cut(&self, chars: usize) -> Problem {
+        match self {
+            Problem::Error {
+                message,
+                stderr,
+                skipped,
+            } => Problem::Error {
+                message: message.clone(),
+                stderr: stderr
+                    .as_deref()
+                    .map(|text| crate::diff::record::signature::cut_chars(text, chars)),
+                skipped: *skipped,
+            },
+            other => other.clone(),
+        }
+    }
+}
+
 /// A file of a report: its name (the identity file; `None` for a lone
 /// comparison without a case file) and its case file's path.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

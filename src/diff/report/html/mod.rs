@@ -27,7 +27,6 @@ use std::io::{self, Write};
 
 use super::groups::SHOWN_IN_FULL;
 use super::{Aggregates, FileInfo, Problem, Render, Tally, NO_OP};
-use crate::diff::record::signature::cut_chars;
 use crate::diff::record::{CaseRecord, CaseState};
 use crate::js::Value;
 
@@ -140,18 +139,7 @@ impl Render for Html {
             self.problems_left_out += 1;
             return Ok(());
         }
-        let problem = match problem {
-            Problem::Error {
-                message,
-                stderr,
-                skipped,
-            } => Problem::Error {
-                message: message.clone(),
-                stderr: stderr.as_deref().map(|text| cut_chars(text, STDERR_CHARS)),
-                skipped: *skipped,
-            },
-            other => other.clone(),
-        };
+        let problem = problem.with_stderr_cut(STDERR_CHARS);
         self.problems.push((file.clone(), problem));
         Ok(())
     }

@@ -380,22 +380,7 @@ impl Render for Markdown {
             self.more_problems += 1;
             return Ok(());
         }
-        let problem = match problem {
-            Problem::Error {
-                message,
-                stderr,
-                skipped,
-            } => Problem::Error {
-                message: message.clone(),
-                // Cut here already: a thousand failing files must not
-                // hold a thousand full stderrs.
-                stderr: stderr
-                    .as_deref()
-                    .map(|text| crate::diff::record::signature::cut_chars(text, STDERR_CHARS)),
-                skipped: *skipped,
-            },
-            other => other.clone(),
-        };
+        let problem = problem.with_stderr_cut(STDERR_CHARS);
         self.problems.push((file.clone(), problem));
         Ok(())
     }

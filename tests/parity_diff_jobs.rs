@@ -1,0 +1,215 @@
+//! `--jobs N`: oracles run in parallel, and what comes out (reports,
+//! goldens, fuzz findings) is byte for byte the same for every N.
+//!
+//! The port is our own oracle with a planted divergence and a crash on
+//! one case, so that reports hold failures, groups and an error found by
+//! bisection.
+
+#[path = "parity_diff_support/mod.rs"]
+mod support;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use support::{run, Ran};
+
+fn oracle() -> &'static str {
+    env!("CARGO_BIN_EXE_worker-spawn-oracle")
+}
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Our oracle, except that it crashes on any batch holding the case
+/// "cliArgs: every option set", and prints FORCE_COLOR as "1".
+fn port() -> String {
+    format!(
+        r#"input=$(cat); case "$input" in *'cliArgs: every option set'*) echo "port: crashed" >&2; exit 3;; esac; printf '%s' "$input" | '{}' | sed 's/"FORCE_COLOR":"0"/"FORCE_COLOR":"1"/g'"#,
+        oracle()
+    )
+}
+
+const JOBS: [&str; 3] = ["1", "2", "4"];
+
+fn run_jobs(dir: &Path, args: &[&str], jobs: &str) -> Ran {
+    let mut full = args.to_vec();
+    full.extend(["--jobs", jobs]);
+    run(dir, &full)
+}
+
+#[test]
+fn run_reports_are_the_same_for_every_number_of_jobs() {
+    let port = port();
+    for format in ["human", "json", "junit"] {
+        let args = ["run", "--oracle", &port, "--format", format];
+        let ran: Vec<Ran> = JOBS
+            .iter()
+            .map(|jobs| run_jobs(root(), &args, jobs))
+            .collect();
+        assert_eq!(ran[0].code, 2, "{}", ran[0].stderr);
+        if format == "human" {
+            let stdout = &ran[0].stdout;
+            assert!(stdout.contains("ERROR argv.json:"), "{stdout}");
+            assert!(stdout.contains("\"cliArgs: every option set\": the oracle exited"));
+            assert!(
+                stdout.contains("different at /value/FORCE_COLOR"),
+                "{stdout}"
+            );
+        }
+        for (jobs, other) in JOBS.iter().zip(&ran).skip(1) {
+            assert!(
+                other.stdout == ran[0].stdout,
+                "--format {format} --jobs {jobs} differs from --jobs 1"
+            );
+            assert_eq!(other.code, ran[0].code);
+        }
+    }
+}
+
+/// Every file under `dir`, by relative path.
+fn files(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    let mut found = BTreeMap::new();
+    for entry in walkdir::WalkDir::new(dir) {
+        let entry = entry.unwrap();
+        if entry.file_type().is_file() {
+            let relative = entry.path().strip_prefix(dir).unwrap().to_path_buf();
+            found.insert(relative, std::fs::read(entry.path()).unwrap());
+        }
+    }
+    found
+}
+
+#[test]
+fn bless_writes_the_same_goldens_for_every_number_of_jobs() {
+    let cases = root().join("cases");
+    let cases = cases.to_str().unwrap();
+    let port = port();
+    let mut results = Vec::new();
+    for jobs in JOBS {
+        let dir = tempfile::tempdir().unwrap();
+        // The repository's goldens to start from: the crashing case keeps
+        // its element from them.
+        let golden = dir.path().join("golden");
+        std::fs::create_dir(&golden).unwrap();
+        for (name, bytes) in files(&root().join("golden")) {
+            std::fs::write(golden.join(name), bytes).unwrap();
+        }
+        // Relative, so that the reports name it alike.
+        let golden = "golden";
+        let args = [
+            "bless",
+            "--reference",
+            &port,
+            "--cases",
+            cases,
+            "--golden",
+            golden,
+        ];
+        let ran = run_jobs(dir.path(), &args, jobs);
+        assert_eq!(ran.code, 2, "{ran:?}");
+        let json = run_jobs(
+            dir.path(),
+            &[&args[..], &["--check", "--format", "json"]].concat(),
+            jobs,
+        );
+        results.push((ran.stdout, json.stdout, files(dir.path())));
+    }
+    let (stdout, json, goldens) = &results[0];
+    assert!(
+        stdout.contains("ERROR #1 cliArgs \"cliArgs: every option set\" (crash)"),
+        "{stdout}"
+    );
+    assert!(json.contains("\"failedCases\":1"), "{json}");
+    assert_eq!(goldens.len(), 13);
+    for (jobs, other) in JOBS.iter().zip(&results).skip(1) {
+        assert!(other.0 == *stdout, "--jobs {jobs}: bless's report differs");
+        assert!(
+            other.1 == *json,
+            "--jobs {jobs}: bless's JSON report differs"
+        );
+        assert!(other.2 == *goldens, "--jobs {jobs}: the goldens differ");
+    }
+}
+
+/// A port for fuzzing: our oracle with one message wrong, which crashes
+/// on any batch holding a readyTimeoutMs case configured as 1e400.
+fn fuzz_port(dir: &Path) -> String {
+    let script = format!(
+        "t=$(mktemp '{dir}/batch.XXXXXX'); cat > \"$t\"\n\
+         if grep -q '\"configured\":1e400' \"$t\"; then rm -f \"$t\"; echo died >&2; exit 3; fi\n\
+         '{oracle}' < \"$t\" | sed 's/must be a positive integer/must be positive/'; rm -f \"$t\"\n",
+        oracle = oracle(),
+        dir = dir.display()
+    );
+    let path = dir.join("port.sh");
+    std::fs::write(&path, script).unwrap();
+    format!("sh '{}'", path.display())
+}
+
+/// The closing line without its time and rate.
+fn timeless(summary: &str) -> String {
+    let start = summary.find(" cases in ").expect("a summary") + " cases".len();
+    let end = summary.find("/s), ").expect("a rate") + "/s)".len();
+    format!("{}{}", &summary[..start], &summary[end..])
+}
+
+#[test]
+fn fuzz_finds_the_same_for_every_number_of_jobs() {
+    let scratch = tempfile::tempdir().unwrap();
+    let left = fuzz_port(scratch.path());
+    let mut results = Vec::new();
+    for jobs in JOBS {
+        // Each session in a directory of its own, writing to `out` there,
+        // so that the reports name the files alike.
+        let dir = tempfile::tempdir().unwrap();
+        let fuzz = |format: &str| {
+            Command::new(env!("CARGO_BIN_EXE_parity-diff"))
+                .args(["fuzz", "--left", &left, "--seed", "5", "--count", "1500"])
+                .args(["--batch-size", "250", "--op", "readyTimeoutMs"])
+                .args(["--op", "envOverlay", "--op", "readyMessage"])
+                .args(["--jobs", jobs, "--format", format, "--out", "out"])
+                .current_dir(dir.path())
+                .output()
+                .unwrap()
+        };
+        let human = fuzz("human");
+        assert_eq!(human.status.code(), Some(1), "{human:?}");
+        let human = String::from_utf8(human.stdout).unwrap();
+        let (body, last) = human.trim_end().rsplit_once('\n').unwrap();
+        // A second session finds what the first wrote: files unchanged.
+        let json = fuzz("json");
+        let mut json: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+        json.as_object_mut().unwrap().remove("seconds");
+        results.push((
+            body.to_owned(),
+            timeless(last),
+            json,
+            files(&dir.path().join("out")),
+        ));
+    }
+    let (body, last, json, found) = &results[0];
+    assert!(body.contains("crash (left)"), "{body}");
+    assert!(last.contains("1500 cases"), "{last}");
+    assert!(found.len() >= 2, "{found:?}");
+    assert!(json["divergences"].as_array().unwrap().len() >= 2);
+    for (jobs, other) in JOBS.iter().zip(&results).skip(1) {
+        assert!(other.0 == *body, "--jobs {jobs}: the divergences differ");
+        assert_eq!(other.1, *last, "--jobs {jobs}");
+        assert_eq!(other.2, *json, "--jobs {jobs}");
+        assert!(
+            other.3 == *found,
+            "--jobs {jobs}: the regression files differ"
+        );
+    }
+}
+
+#[test]
+fn jobs_must_be_at_least_one() {
+    let ran = run(root(), &["run", "--jobs", "0"]);
+    assert_eq!(ran.code, 2);
+    assert!(ran.stderr.contains("--jobs"), "{}", ran.stderr);
+    let ran = run(root(), &["run", "--jobs", "many"]);
+    assert_eq!(ran.code, 2);
+}
