@@ -19,6 +19,8 @@
 mod command;
 mod groups;
 mod signals;
+#[cfg(test)]
+mod streamed_tests;
 
 use std::fs::File;
 use std::path::Path;
