@@ -12,7 +12,7 @@ use std::io::{self, Read, Write};
 use std::panic::{self, AssertUnwindSafe};
 
 use crate::js::parse::ParseErrorKind;
-use crate::js::{write_value, JsonReader, ParseError, TextMode, Value};
+use crate::js::{JsonReader, ParseError, TextMode, Value};
 use crate::js_concat;
 use crate::ops::{self, threw};
 
@@ -156,9 +156,8 @@ pub fn read_batch(input: impl Read) -> Result<(Spool, BatchSummary), BatchError>
             if summary.cases > 0 {
                 spool.buffer().push(b',');
             }
-            write_value(&result, spool.buffer());
+            spool.write_result(&result)?;
             drop(result);
-            spool.relieve()?;
             summary.cases += 1;
             if reader.expect_one_of(b",]").map_err(not_json)? == b']' {
                 break;

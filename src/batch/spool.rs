@@ -11,6 +11,8 @@ use std::fs::File;
 use std::io::{self, Read, Seek, Write};
 use std::os::fd::FromRawFd;
 
+use crate::js::{write_value_to, JsonSink, Value};
+
 /// How much result text stays in memory before the spool moves to a file.
 pub const SPOOL_MEMORY_LIMIT: usize = 1024 * 1024;
 
@@ -24,6 +26,9 @@ pub struct Spool {
     file: Option<File>,
     /// How many bytes went to the file.
     in_file: u64,
+    /// The first error of moving bytes to the file in the middle of a
+    /// result (printing cannot fail; [`Spool::write_result`] reports it).
+    failed: Option<io::Error>,
 }
 
 /// An anonymous file in memory.
@@ -55,6 +60,20 @@ fn spool_file() -> io::Result<File> {
     Ok(file)
 }
 
+impl JsonSink for Spool {
+    fn buffer(&mut self) -> &mut Vec<u8> {
+        &mut self.memory
+    }
+
+    fn between(&mut self) {
+        if self.failed.is_none() {
+            if let Err(error) = self.relieve() {
+                self.failed = Some(error);
+            }
+        }
+    }
+}
+
 impl Spool {
     /// An empty spool.
     pub fn new() -> Self {
@@ -62,12 +81,25 @@ impl Spool {
             memory: Vec::with_capacity(MEMORY_CAPACITY),
             file: None,
             in_file: 0,
+            failed: None,
         }
     }
 
     /// Where the next result is printed.
     pub fn buffer(&mut self) -> &mut Vec<u8> {
         &mut self.memory
+    }
+
+    /// Prints one result, moving what is printed to the file between
+    /// its members and elements once it is large: a result that holds a
+    /// large string twice (shared in memory) is never printed whole into
+    /// memory.
+    pub fn write_result(&mut self, value: &Value) -> io::Result<()> {
+        write_value_to(value, self);
+        match self.failed.take() {
+            Some(error) => Err(error),
+            None => self.relieve(),
+        }
     }
 
     /// Moves the in-memory part to the file once it is large.

@@ -78,22 +78,45 @@ pub fn write_string(text: &JsString, out: &mut Vec<u8>) {
     out.push(b'"');
 }
 
-fn write_object(object: &Object, out: &mut Vec<u8>) {
-    out.push(b'{');
+/// Where printed JSON goes: a byte buffer that its owner may empty
+/// between the members and elements of a value, so that a result holding
+/// several large strings (shared, in memory once) is never printed whole
+/// into memory.
+pub trait JsonSink {
+    /// The buffer the next bytes are appended to.
+    fn buffer(&mut self) -> &mut Vec<u8>;
+    /// Called after each member or element: a chance to move the buffer
+    /// on (to a file, say).
+    fn between(&mut self);
+}
+
+impl JsonSink for Vec<u8> {
+    #[inline]
+    fn buffer(&mut self) -> &mut Vec<u8> {
+        self
+    }
+    #[inline]
+    fn between(&mut self) {}
+}
+
+fn write_object<S: JsonSink>(object: &Object, out: &mut S) {
+    out.buffer().push(b'{');
     let mut first = true;
     for (key, value) in object.iter() {
         if value.is_undefined() {
             continue;
         }
+        let buffer = out.buffer();
         if !first {
-            out.push(b',');
+            buffer.push(b',');
         }
         first = false;
-        write_string(key, out);
-        out.push(b':');
-        write_value(value, out);
+        write_string(key, buffer);
+        buffer.push(b':');
+        write_value_to(value, out);
+        out.between();
     }
-    out.push(b'}');
+    out.buffer().push(b'}');
 }
 
 /// Appends a value as JSON.stringify writes it. An `undefined` member is
@@ -101,21 +124,28 @@ fn write_object(object: &Object, out: &mut Vec<u8>) {
 /// given here directly (JSON.stringify would return no text at all, which
 /// no caller wants).
 pub fn write_value(value: &Value, out: &mut Vec<u8>) {
+    write_value_to(value, out);
+}
+
+/// [`write_value`] into a [`JsonSink`], which may be emptied between the
+/// value's members and elements.
+pub fn write_value_to<S: JsonSink>(value: &Value, out: &mut S) {
     match value {
-        Value::Undefined | Value::Null => out.extend_from_slice(b"null"),
-        Value::Bool(true) => out.extend_from_slice(b"true"),
-        Value::Bool(false) => out.extend_from_slice(b"false"),
-        Value::Number(n) => number::write_json(*n, out),
-        Value::String(text) => write_string(text, out),
+        Value::Undefined | Value::Null => out.buffer().extend_from_slice(b"null"),
+        Value::Bool(true) => out.buffer().extend_from_slice(b"true"),
+        Value::Bool(false) => out.buffer().extend_from_slice(b"false"),
+        Value::Number(n) => number::write_json(*n, out.buffer()),
+        Value::String(text) => write_string(text, out.buffer()),
         Value::Array(items) => {
-            out.push(b'[');
+            out.buffer().push(b'[');
             for (at, item) in items.iter().enumerate() {
                 if at > 0 {
-                    out.push(b',');
+                    out.buffer().push(b',');
                 }
-                write_value(item, out);
+                write_value_to(item, out);
+                out.between();
             }
-            out.push(b']');
+            out.buffer().push(b']');
         }
         Value::Object(object) => write_object(object, out),
     }

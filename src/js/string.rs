@@ -329,6 +329,44 @@ impl JsString {
         JsString::from_wtf8_unchecked(out)
     }
 
+    /// [`replace_all`](Self::replace_all) where the string stands: when
+    /// `to` is not empty and no longer than `from`, the bytes are
+    /// rewritten in place (copied first only when another copy shares
+    /// them), so that a large string is never held twice. Text between
+    /// two pieces never joins them into one character, `to` being
+    /// non-empty text without surrogates, so the bytes stay canonical.
+    pub fn replace_all_in_place(&mut self, from: &str, to: &str) {
+        if to.is_empty() || to.len() > from.len() {
+            *self = self.replace_all(from, to);
+            return;
+        }
+        let whole = self.as_wtf8();
+        let base = whole.as_ptr() as usize;
+        let pieces: Vec<std::ops::Range<usize>> = self
+            .as_js_str()
+            .split(from)
+            .map(|piece| {
+                let start = piece.as_wtf8().as_ptr() as usize - base;
+                start..start + piece.as_wtf8().len()
+            })
+            .collect();
+        if pieces.len() == 1 {
+            return;
+        }
+        let bytes = self.bytes_mut();
+        let mut written = 0;
+        for (at, piece) in pieces.into_iter().enumerate() {
+            if at > 0 {
+                bytes[written..written + to.len()].copy_from_slice(to.as_bytes());
+                written += to.len();
+            }
+            let len = piece.len();
+            bytes.copy_within(piece, written);
+            written += len;
+        }
+        bytes.truncate(written);
+    }
+
     /// JavaScript's `trimStart` ([`JsStr::trim_start`] borrows it).
     pub fn trim_start(&self) -> JsString {
         self.to_piece(self.as_js_str().trim_start())

@@ -47,6 +47,18 @@ pub fn path_kind<'a>(path: impl Into<JsStr<'a>>) -> PathKind {
 
 /// `realpathSync.native(path)`, or `None` when it fails.
 pub fn real_path(path: &JsString) -> Option<JsString> {
+    // realpath fails on a path with a segment the kernel cannot take
+    // (PATH_MAX bytes or more: the prefix it looks up through that
+    // segment is too long), and would first copy the path twice over
+    // (std's C string, glibc's own buffer), so a huge path is not handed
+    // to it. WTF-8 and the UTF-8 Node passes have the same lengths.
+    if path
+        .as_wtf8()
+        .split(|&byte| byte == b'/')
+        .any(|segment| segment.len() >= libc::PATH_MAX as usize)
+    {
+        return None;
+    }
     let real = with_path(path.as_js_str(), |path| fs::canonicalize(path)).ok()?;
     Some(JsString::from(real.to_string_lossy().into_owned()))
 }
@@ -204,6 +216,17 @@ mod tests {
             run(r#"{"mkdirs":["a"],"cwd":"$DIR/a"}"#),
             r#"{"defined":false}"#
         );
+    }
+
+    #[test]
+    fn a_segment_too_long_for_the_kernel_has_no_real_path() {
+        for length in [4095, 4096, 100_000] {
+            let path = JsString::from(format!("/{}/..", "x".repeat(length)).as_str());
+            assert_eq!(real_path(&path), None, "{length}");
+        }
+        // Long paths of short segments are still resolved.
+        let long = JsString::from(format!("/{}", "./".repeat(3000)).as_str());
+        assert_eq!(real_path(&long), Some(JsString::from("/")));
     }
 
     #[test]

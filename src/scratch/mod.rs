@@ -130,6 +130,36 @@ pub fn replace_in_strings(value: &Value, from: &str, to: &str) -> Value {
     }
 }
 
+/// [`replace_in_strings`] on a value it may consume: strings are
+/// rewritten where they stand when `to` is no longer than `from` (a
+/// result's scratch path put back to `$DIR`), so that a large string of a
+/// result is not held twice.
+pub fn replace_in_strings_owned(mut value: Value, from: &str, to: &str) -> Value {
+    replace_in_place(&mut value, from, to);
+    value
+}
+
+fn replace_in_place(value: &mut Value, from: &str, to: &str) {
+    match value {
+        Value::String(text) => text.replace_all_in_place(from, to),
+        Value::Array(items) => {
+            for item in items {
+                replace_in_place(item, from, to);
+            }
+        }
+        Value::Object(object) => {
+            let entries = std::mem::take(object).into_entries();
+            let mut replaced = Object::with_capacity(entries.len());
+            for (key, mut member) in entries {
+                replace_in_place(&mut member, from, to);
+                replaced.insert(key.replace_all(from, to), member);
+            }
+            *object = replaced;
+        }
+        _ => {}
+    }
+}
+
 /// Runs an op in a scratch directory (contract 3): refuses bad `mkdirs`,
 /// makes the case's directories, substitutes `$DIR` into the case, runs
 /// `op` on it, and normalizes the result back to `$DIR`.
@@ -150,7 +180,8 @@ pub fn in_scratch(
     let outcome = with_shaped_scratch(&entries, |dir| {
         let case = replace_in_strings(case, DIR_PLACEHOLDER, dir.text());
         let result = op(&case, dir);
-        replace_in_strings(&result, dir.text(), DIR_PLACEHOLDER)
+        drop(case);
+        replace_in_strings_owned(result, dir.text(), DIR_PLACEHOLDER)
     });
     outcome.map_err(|error| match error {
         ShapeError::Entry(entry) => ScratchError::NotCreated(entry),
@@ -194,6 +225,20 @@ mod tests {
         let case = value(r#"{"$DIR":1,"/d":2,"x":["$DIR/a$DIR"],"1":"$DIR"}"#);
         let substituted = replace_in_strings(&case, "$DIR", "/d");
         assert_eq!(json(&substituted), r#"{"1":"/d","/d":2,"x":["/d/a/d"]}"#);
+    }
+
+    #[test]
+    fn results_are_put_back_in_place_as_substitution_would() {
+        let result = value(
+            r#"{"/tmp/s-1":1,"$DIR":2,"x":["/tmp/s-1/a/tmp/s-1",{"2":"/tmp/s-1","1":0}],"1":"/tmp/s-1"}"#,
+        );
+        let expected = replace_in_strings(&result, "/tmp/s-1", "$DIR");
+        assert_eq!(
+            json(&expected),
+            r#"{"1":"$DIR","$DIR":2,"x":["$DIR/a$DIR",{"1":0,"2":"$DIR"}]}"#
+        );
+        let owned = replace_in_strings_owned(result, "/tmp/s-1", "$DIR");
+        assert_eq!(json(&owned), json(&expected));
     }
 
     /// Runs `work` on a thread of its own whose scratch directories go in

@@ -292,3 +292,35 @@ fn concat_reserves_the_exact_length_once() {
     assert_eq!(joined, JsString::from("a😀"));
     assert_eq!(joined.as_wtf8().len(), 5);
 }
+
+#[test]
+fn replace_in_place_is_replace_all_and_keeps_a_lone_owner_s_bytes() {
+    let samples = [
+        units(&[0x2F, 0x74, 0x2F, 0xD83D, 0x2F, 0x74, 0xDE00]),
+        units(&[0xD83D, 0x2F, 0x74, 0x2F, 0xDE00]),
+        JsString::from("/t/a/t/t/"),
+        JsString::from("none"),
+        JsString::from("/t"),
+        JsString::from(""),
+    ];
+    for text in samples {
+        for (from, to) in [("/t", "$"), ("/t/", "$D"), ("/t", "/t"), ("/", "")] {
+            let mut in_place = text.clone();
+            in_place.replace_all_in_place(from, to);
+            let expected = text.replace_all(from, to);
+            assert_eq!(in_place, expected, "{text:?} {from:?} → {to:?}");
+            assert_eq!(in_place.as_wtf8(), expected.as_wtf8(), "canonical bytes");
+        }
+    }
+    // A large string no other copy uses is rewritten where it stands.
+    let mut large = JsString::from(format!("/scratch/x{}", "y".repeat(SHARED_FROM)).as_str());
+    let before = large.as_wtf8().as_ptr();
+    large.replace_all_in_place("/scratch/x", "$DIR");
+    assert_eq!(large.as_wtf8().as_ptr(), before);
+    assert!(large.starts_with("$DIRyy"));
+    assert_eq!(large.as_wtf8().len(), 4 + SHARED_FROM);
+    // One that another copy shares is copied, and the copy is left alone.
+    let shared = large.clone();
+    large.replace_all_in_place("$DIR", "$");
+    assert!(shared.starts_with("$DIRyy") && large.starts_with("$yy"));
+}
