@@ -25,7 +25,7 @@ impl std::fmt::Display for NotAnArray {
 impl std::error::Error for NotAnArray {}
 
 /// The raw bytes of each element of a JSON array, as they stand in `text`
-/// (see [`scan`](super::scan) for what a JSON array is, and the errors).
+/// (see [`scan`] for what a JSON array is, and the errors).
 pub fn split_elements(text: &[u8]) -> Result<Vec<&[u8]>, NotAnArray> {
     match scan::spans(text, Mode::Strict { validate: true }) {
         Ok(spans) => Ok(spans.into_iter().map(|span| &text[span]).collect()),
