@@ -1,14 +1,17 @@
 //! `parity-diff compare`: one result array against one golden, case by
 //! case, and the input checks every command shares.
 
-use std::fs;
+use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
-use super::cases::CaseFile;
-use super::golden::split_elements;
-use super::report::{FileInfo, ReportOptions, RunInfo, Sink, Totals};
-use super::run::{compare_file, LedgerUse};
+use super::golden::{split_elements, NotAnArray};
+use super::report::{Consumer, FileInfo, ReportOptions, RunInfo, Sink, Totals};
+use super::run::LedgerUse;
+use super::scan::{ElementReader, Mode, ReadError};
+use super::stream::cases::{CaseReader, Watch};
+use super::stream::gate::Gate;
+use super::stream::pair::{compare_case, Pair};
 
 /// A usage or input error: the command cannot do its job (exit status 2).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -49,35 +52,66 @@ impl From<io::Error> for InputError {
 /// Reads a file, or standard input for `-`, saying which argument was
 /// wrong and how.
 pub fn read_input(what: &str, path: &str) -> Result<Vec<u8>, InputError> {
-    if path == "-" {
-        let mut bytes = Vec::new();
-        io::stdin()
-            .lock()
-            .read_to_end(&mut bytes)
-            .map_err(|error| {
-                InputError::new(format!("cannot read {what} from standard input: {error}"))
-            })?;
-        return Ok(bytes);
-    }
-    read_file(what, Path::new(path))
+    let mut bytes = Vec::new();
+    open_input(what, path)?
+        .read_to_end(&mut bytes)
+        .map_err(|error| read_failed(what, path, &error))?;
+    Ok(bytes)
 }
 
 /// Reads a file, saying which argument was wrong and how.
 pub fn read_file(what: &str, path: &Path) -> Result<Vec<u8>, InputError> {
+    let mut bytes = Vec::new();
+    open_file(what, path)?
+        .read_to_end(&mut bytes)
+        .map_err(|error| read_failed(what, &path.display().to_string(), &error))?;
+    Ok(bytes)
+}
+
+/// Opens a file, or standard input for `-`, to be read as a stream.
+pub fn open_input(what: &str, path: &str) -> Result<Box<dyn Read>, InputError> {
+    if path == "-" {
+        return Ok(Box::new(io::stdin().lock()));
+    }
+    Ok(Box::new(open_file(what, Path::new(path))?))
+}
+
+/// Opens a file to be read as a stream, saying which argument was wrong
+/// and how.
+pub fn open_file(what: &str, path: &Path) -> Result<File, InputError> {
     if path.is_dir() {
         return Err(InputError::new(format!(
             "{what} {} is a directory, not a file",
             path.display()
         )));
     }
-    fs::read(path)
-        .map_err(|error| InputError::new(format!("cannot read {what} {}: {error}", path.display())))
+    File::open(path).map_err(|error| read_failed(what, &path.display().to_string(), &error))
+}
+
+/// `cannot read …`, naming the input (`-` is standard input).
+fn read_failed(what: &str, path: &str, error: &io::Error) -> InputError {
+    InputError::new(if path == "-" {
+        format!("cannot read {what} from standard input: {error}")
+    } else {
+        format!("cannot read {what} {path}: {error}")
+    })
 }
 
 /// The elements of a result array, or an error naming the input.
 pub fn elements<'b>(what: &str, name: &str, bytes: &'b [u8]) -> Result<Vec<&'b [u8]>, InputError> {
-    split_elements(bytes)
-        .map_err(|error| InputError::new(format!("{what} {name} is not a JSON array: {error}")))
+    split_elements(bytes).map_err(|error| not_an_array(what, name, &error))
+}
+
+fn not_an_array(what: &str, name: &str, error: &NotAnArray) -> InputError {
+    InputError::new(format!("{what} {name} is not a JSON array: {error}"))
+}
+
+/// What went wrong reading a result array as a stream, naming the input.
+pub fn stream_error(what: &str, name: &str, error: ReadError) -> InputError {
+    match error {
+        ReadError::NotAnArray(error) => not_an_array(what, name, &error),
+        ReadError::Io(error) => read_failed(what, name, &error),
+    }
 }
 
 /// The `compare` command's inputs.
@@ -106,8 +140,9 @@ fn base_name(path: &str) -> String {
     )
 }
 
-/// Runs `compare`: reads both arrays (and the cases), reports every case
-/// (or every selected one).
+/// Runs `compare`: reads both arrays (and the cases) element by element,
+/// and reports every case (or every selected one). Nothing is written
+/// until every input has been read whole: an input error leaves no report.
 pub fn compare_command(args: &CompareArgs, out: impl Write) -> Result<Totals, InputError> {
     let stdin_uses = [Some(&args.results), Some(&args.golden), args.cases.as_ref()]
         .iter()
@@ -126,54 +161,26 @@ pub fn compare_command(args: &CompareArgs, out: impl Write) -> Result<Totals, In
             "--ledger needs --cases: the ledger knows cases by their names",
         ));
     }
-    let results = read_input("results", &args.results)?;
-    let golden = read_input("golden", &args.golden)?;
-    let cases = match &args.cases {
-        Some(path) => {
-            let cases = CaseFile::read(&base_name(path), read_input("case file", path)?);
-            if !cases.is_array {
-                return Err(InputError::new(format!(
-                    "case file {path} is not a JSON array"
-                )));
-            }
-            Some(cases)
-        }
+    let mut inputs = Inputs {
+        actual: ElementReader::new(open_input("results", &args.results)?, VALIDATED),
+        golden: ElementReader::new(open_input("golden", &args.golden)?, VALIDATED),
+        cases: match &args.cases {
+            Some(path) => Some(CaseReader::new(
+                &base_name(path),
+                open_input("case file", path)?,
+            )),
+            None => None,
+        },
+    };
+    let mut ledger = match &args.ledger {
+        Some(path) => Some(
+            LedgerUse::open(Some(path), Path::new("."), false)?
+                .ok_or_else(|| InputError::new("no ledger"))?,
+        ),
         None => None,
     };
-    let actual = elements("results", &args.results, &results)?;
-    let golden = elements("golden", &args.golden, &golden)?;
-    let mut ledger = match (&args.ledger, &cases) {
-        (Some(path), Some(cases)) => {
-            let mut ledger = LedgerUse::open(Some(path), Path::new("."), false)?
-                .ok_or_else(|| InputError::new("no ledger"))?;
-            if let Some(message) = cases.duplicate_identity() {
-                return Err(InputError::new(message));
-            }
-            ledger.saw_file(cases);
-            Some(ledger)
-        }
-        _ => None,
-    };
-    let positions: Vec<usize> = match &cases {
-        Some(cases) if !args.ops.is_empty() => {
-            let positions = cases.select(&args.ops);
-            for op in &args.ops {
-                if !positions
-                    .iter()
-                    .any(|&at| cases.items[at].op.as_deref() == Some(op))
-                {
-                    return Err(InputError::new(format!(
-                        "--op {op} matches no case in {}",
-                        cases.file
-                    )));
-                }
-            }
-            positions
-        }
-        _ => (0..golden.len().max(actual.len())).collect(),
-    };
-    let file = match &cases {
-        Some(cases) => cases.file.clone(),
+    let file = match &args.cases {
+        Some(path) => base_name(path),
         None => base_name(&args.golden),
     };
     let run = RunInfo {
@@ -181,22 +188,30 @@ pub fn compare_command(args: &CompareArgs, out: impl Write) -> Result<Totals, In
         ledger: ledger.as_ref().map(LedgerUse::info),
         ..RunInfo::default()
     };
-    let mut sink = Sink::new(out, args.report, run);
+    let mut sink = Sink::new(Gate::new(out), args.report, run);
     sink.begin_file(FileInfo {
         name: None,
         path: args.cases.clone(),
     })?;
-    let pairs = positions
-        .iter()
-        .map(|&at| (at, golden.get(at).copied(), actual.get(at).copied()));
-    compare_file(
+    let mut watch = Watch::new(&args.ops, ledger.is_some(), false);
+    compare_streams(
         &mut sink,
         &file,
-        cases.as_ref(),
-        ledger.as_ref().map(|use_| &use_.ledger),
-        args.report.semantic,
-        pairs,
+        args,
+        &mut inputs,
+        &mut watch,
+        ledger.as_mut(),
     )?;
+    if let Some(message) = watch.duplicate() {
+        return Err(InputError::new(message));
+    }
+    if let Some(op) = watch.unmatched_op() {
+        return Err(InputError::new(format!(
+            "--op {op} matches no case in {file}"
+        )));
+    }
+    // Every input was read whole and is well formed: the report may go.
+    sink.out_mut().open()?;
     sink.end_file()?;
     if let Some(ledger) = &mut ledger {
         if args.ops.is_empty() {
@@ -208,4 +223,103 @@ pub fn compare_command(args: &CompareArgs, out: impl Write) -> Result<Totals, In
         }
     }
     Ok(sink.finish()?)
+}
+
+/// Result arrays are read as serde_json reads them.
+const VALIDATED: Mode = Mode::Strict { validate: true };
+
+/// What `compare` reads, each input a stream.
+struct Inputs {
+    actual: ElementReader<Box<dyn Read>>,
+    golden: ElementReader<Box<dyn Read>>,
+    cases: Option<CaseReader<Box<dyn Read>>>,
+}
+
+/// Compares the inputs case by case: by position, or (with `--op`) the
+/// selected cases of the case file with the elements at their positions;
+/// then reads what is left of each input, so that each is known whole and
+/// well formed.
+fn compare_streams<C: Consumer>(
+    consumer: &mut C,
+    file: &str,
+    args: &CompareArgs,
+    inputs: &mut Inputs,
+    watch: &mut Watch<'_>,
+    mut ledger: Option<&mut LedgerUse>,
+) -> Result<(), InputError> {
+    let case_error = |error| match error {
+        ReadError::Io(error) => {
+            read_failed("case file", args.cases.as_deref().unwrap_or("-"), &error)
+        }
+        ReadError::NotAnArray(_) => InputError::new(format!(
+            "case file {} is not a JSON array",
+            args.cases.as_deref().unwrap_or("-")
+        )),
+    };
+    let golden_error = |error| stream_error("golden", &args.golden, error);
+    let actual_error = |error| stream_error("results", &args.results, error);
+    let selecting = !args.ops.is_empty();
+    let mut cases_left = inputs.cases.is_some();
+    let mut index = 0;
+    loop {
+        let case = match (&mut inputs.cases, cases_left) {
+            (Some(cases), true) => cases.next_case().map_err(case_error)?,
+            _ => None,
+        };
+        cases_left &= case.is_some();
+        let selected = match &case {
+            Some(case) => {
+                if let Some(ledger) = ledger.as_deref_mut() {
+                    ledger.saw_case(&case.item.id);
+                }
+                watch.see(index, case.item)
+            }
+            None => !selecting,
+        };
+        let golden = inputs.golden.next_element().map_err(golden_error)?;
+        let actual = inputs.actual.next_element().map_err(actual_error)?;
+        let over = if selecting {
+            // The selected positions are the case file's.
+            case.is_none()
+        } else {
+            golden.is_none() && actual.is_none()
+        };
+        if over {
+            break;
+        }
+        if selected {
+            let pair = Pair {
+                index,
+                case,
+                golden: golden.map(|element| element.bytes),
+                actual: actual.map(|element| element.bytes),
+            };
+            let ledger = ledger.as_deref().map(|use_| &use_.ledger);
+            compare_case(consumer, file, pair, ledger, args.report.semantic)?;
+        }
+        index += 1;
+    }
+    if let (Some(cases), true) = (&mut inputs.cases, cases_left) {
+        let mut index = cases.cases_read();
+        while let Some(case) = cases.next_case().map_err(case_error)? {
+            if let Some(ledger) = ledger.as_deref_mut() {
+                ledger.saw_case(&case.item.id);
+            }
+            watch.see(index, case.item);
+            index += 1;
+        }
+    }
+    while inputs
+        .golden
+        .next_element()
+        .map_err(golden_error)?
+        .is_some()
+    {}
+    while inputs
+        .actual
+        .next_element()
+        .map_err(actual_error)?
+        .is_some()
+    {}
+    Ok(())
 }

@@ -7,10 +7,11 @@
 //! nested deeper than any parser's limit, still has positions, lines and
 //! identities. Each case is parsed on its own, for its `op` and `name`.
 
-use std::collections::HashMap;
 use std::ops::Range;
 
-use super::identity::{CaseId, CaseKey};
+use super::identity::CaseId;
+use super::scan::{self, Mode};
+use super::stream::cases::Duplicates;
 use crate::js::{self, TextMode, Value};
 
 /// One case of a case file.
@@ -24,6 +25,20 @@ pub struct CaseItem {
     pub op: Option<String>,
     /// Its identity.
     pub id: CaseId,
+}
+
+impl CaseItem {
+    /// The case whose raw bytes, `raw`, stand at `span` of `file`, from
+    /// `line` on: parsed once, for its op and its identity.
+    pub fn read(file: &str, raw: &[u8], span: Range<usize>, line: usize) -> Self {
+        let value = js::parse(raw, TextMode::LossyUtf8).ok();
+        CaseItem {
+            line,
+            op: value.as_ref().and_then(op_of),
+            id: CaseId::of(file, raw, value.as_ref()),
+            span,
+        }
+    }
 }
 
 /// The cases of one case file, by position.
@@ -40,68 +55,10 @@ pub struct CaseFile {
 }
 
 /// The spans of the top-level elements of a JSON array, found without
-/// validating them; `None` when the text is not one array.
+/// validating them ([`Mode::Lenient`]); `None` when the text is not one
+/// array.
 pub fn element_spans(bytes: &[u8]) -> Option<Vec<Range<usize>>> {
-    let mut at = skip_space(bytes, 0);
-    if bytes.get(at) != Some(&b'[') {
-        return None;
-    }
-    at += 1;
-    let mut spans = Vec::new();
-    let mut depth = 0usize;
-    let mut start: Option<usize> = None;
-    let mut end = at;
-    while at < bytes.len() {
-        let byte = bytes[at];
-        match byte {
-            b'"' => {
-                start.get_or_insert(at);
-                at += 1;
-                while at < bytes.len() && bytes[at] != b'"' {
-                    at += if bytes[at] == b'\\' { 2 } else { 1 };
-                }
-                at += 1;
-                end = at.min(bytes.len());
-                continue;
-            }
-            b'[' | b'{' => {
-                start.get_or_insert(at);
-                depth += 1;
-            }
-            b']' | b'}' if depth > 0 => depth -= 1,
-            b']' => {
-                if let Some(start) = start.take() {
-                    spans.push(start..end);
-                } else if !spans.is_empty() {
-                    return None;
-                }
-                let rest = skip_space(bytes, at + 1);
-                return (rest == bytes.len()).then_some(spans);
-            }
-            b',' if depth == 0 => {
-                spans.push(start.take()?..end);
-                at += 1;
-                continue;
-            }
-            b' ' | b'\t' | b'\n' | b'\r' => {
-                at += 1;
-                continue;
-            }
-            _ => {
-                start.get_or_insert(at);
-            }
-        }
-        at += 1;
-        end = at;
-    }
-    None
-}
-
-fn skip_space(bytes: &[u8], mut at: usize) -> usize {
-    while at < bytes.len() && matches!(bytes[at], b' ' | b'\t' | b'\n' | b'\r') {
-        at += 1;
-    }
-    at
+    scan::spans(bytes, Mode::Lenient).ok()
 }
 
 /// A case's `op`, when it is a string.
@@ -132,13 +89,7 @@ impl CaseFile {
                 .count();
             counted = span.start;
             let raw = &bytes[span.clone()];
-            let value = js::parse(raw, TextMode::LossyUtf8).ok();
-            items.push(CaseItem {
-                line,
-                op: value.as_ref().and_then(op_of),
-                id: CaseId::of(file, raw, value.as_ref()),
-                span,
-            });
+            items.push(CaseItem::read(file, raw, span, line));
         }
         CaseFile {
             file: file.to_owned(),
@@ -190,25 +141,18 @@ impl CaseFile {
     /// The first two cases that share an identity (a ledger cannot tell
     /// them apart), as a message naming both.
     pub fn duplicate_identity(&self) -> Option<String> {
-        let mut seen: HashMap<&CaseKey, usize> = HashMap::with_capacity(self.items.len());
+        let mut duplicates = Duplicates::default();
         for (index, item) in self.items.iter().enumerate() {
-            if let Some(&first) = seen.get(&item.id.key) {
-                let earlier = &self.items[first];
-                return Some(format!(
-                    "cases #{first} (line {}) and #{index} (line {}) of {} are both known as {}; \
-                     a ledger needs each case's name to be unique within its file",
-                    earlier.line, item.line, self.file, item.id
-                ));
-            }
-            seen.insert(&item.id.key, index);
+            duplicates.see(index, item);
         }
-        None
+        duplicates.message().map(str::to_owned)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diff::identity::CaseKey;
 
     fn spans(text: &str) -> Option<Vec<&str>> {
         element_spans(text.as_bytes()).map(|spans| spans.into_iter().map(|s| &text[s]).collect())

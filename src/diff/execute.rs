@@ -46,7 +46,7 @@ pub struct Blamed {
     /// it alone.
     pub outcomes: Vec<Result<Vec<u8>, OracleFailure>>,
     /// Cases the oracle failed on only together (see
-    /// [`bisect`](super::bisect)): their results come from separate runs.
+    /// [`bisect`]): their results come from separate runs.
     pub together: Vec<Together>,
     /// Oracle runs spent bisecting (the `[]` check included).
     pub runs: usize,

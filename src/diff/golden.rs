@@ -7,7 +7,7 @@
 //! array (compact output included) and keep each element's bytes as they
 //! stand, so comparisons are byte for byte.
 
-use serde_json::value::RawValue;
+use super::scan::{self, Mode, ReadError};
 
 /// Why bytes could not be read as a result array.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,23 +24,16 @@ impl std::fmt::Display for NotAnArray {
 
 impl std::error::Error for NotAnArray {}
 
-/// The raw bytes of each element of a JSON array, as they stand in `text`.
+/// The raw bytes of each element of a JSON array, as they stand in `text`
+/// (see [`scan`] for what a JSON array is, and the errors).
 pub fn split_elements(text: &[u8]) -> Result<Vec<&[u8]>, NotAnArray> {
-    let text = std::str::from_utf8(text).map_err(|error| NotAnArray {
-        reason: format!("not UTF-8: {error}"),
-    })?;
-    if !text.trim_start().starts_with('[') {
-        return Err(NotAnArray {
-            reason: "not a JSON array".into(),
-        });
+    match scan::spans(text, Mode::Strict { validate: true }) {
+        Ok(spans) => Ok(spans.into_iter().map(|span| &text[span]).collect()),
+        Err(ReadError::NotAnArray(error)) => Err(error),
+        Err(ReadError::Io(error)) => Err(NotAnArray {
+            reason: error.to_string(),
+        }),
     }
-    let elements: Vec<&RawValue> = serde_json::from_str(text).map_err(|error| NotAnArray {
-        reason: format!("not a JSON array: {error}"),
-    })?;
-    Ok(elements
-        .into_iter()
-        .map(|raw| raw.get().as_bytes())
-        .collect())
 }
 
 /// Writes elements in the golden format.

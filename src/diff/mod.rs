@@ -64,4 +64,6 @@ pub mod redact;
 pub mod report;
 pub mod report_reader;
 pub mod run;
+pub mod scan;
+pub mod stream;
 pub mod textdiff;

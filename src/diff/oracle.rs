@@ -19,7 +19,10 @@
 mod command;
 mod groups;
 mod signals;
+#[cfg(test)]
+mod streamed_tests;
 
+use std::fs::File;
 use std::path::Path;
 use std::sync::mpsc;
 use std::thread;
@@ -28,6 +31,7 @@ use std::time::Duration;
 use crate::batch;
 use crate::scratch::ScratchScope;
 
+use command::{Captured, Input};
 pub use groups::stopping;
 pub use signals::{install_signal_handlers, limit_malloc_arenas, SignalGuard};
 
@@ -195,7 +199,48 @@ pub fn format_size(bytes: u64) -> String {
     }
 }
 
+/// An oracle's stdout on disk: see [`Oracle::run_streamed`].
+#[derive(Debug)]
+pub struct Streamed {
+    /// The stdout, read from its start.
+    pub output: File,
+    /// How many elements its array has.
+    pub elements: usize,
+}
+
 impl Oracle {
+    /// Runs a command with `input` (a file) on its stdin and its stdout
+    /// spooled to an anonymous temporary file, checked as
+    /// [`run`](Self::run) checks it, with the same limits and messages,
+    /// so that a case file of a million cases costs disk, not memory.
+    /// `None` for our own oracle, whose results are in memory anyway.
+    pub fn run_streamed(
+        &self,
+        input: File,
+        options: OracleOptions,
+    ) -> Option<Result<Streamed, OracleFailure>> {
+        let Oracle::Command(command) = self else {
+            return None;
+        };
+        let spool = match tempfile::tempfile() {
+            Ok(spool) => spool,
+            Err(error) => {
+                return Some(Err(OracleFailure::new(
+                    FailureKind::Crash,
+                    format!("cannot spool the oracle's output to a temporary file: {error}"),
+                )))
+            }
+        };
+        let ran = command::run_command_with(command, Input::File(input), Some(spool), options);
+        Some(ran.and_then(|(output, elements)| match output {
+            Captured::File(output) => Ok(Streamed { output, elements }),
+            Captured::Memory(_) => Err(OracleFailure::new(
+                FailureKind::Crash,
+                "the oracle's output was not spooled".to_owned(),
+            )),
+        }))
+    }
+
     /// Runs the oracle on one case file and returns its stdout, checked to
     /// be one JSON array.
     pub fn run(&self, input: &[u8], options: OracleOptions) -> Result<Vec<u8>, OracleFailure> {

@@ -210,19 +210,28 @@ impl Plan {
 /// The cases of `cases` that a part takes; `None` for every case, sent
 /// as the file stands.
 pub fn select(part: Part, cases: &CaseFile, ops: &[String]) -> Option<Selection> {
-    let selected = || -> Vec<usize> {
+    select_among(part, ops.is_empty(), || {
         if ops.is_empty() {
             (0..cases.items.len()).collect()
         } else {
             cases.select(ops)
         }
-    };
+    })
+}
+
+/// [`select`], given whether every op is wanted and (when asked) the
+/// positions of the file's selected cases.
+pub fn select_among(
+    part: Part,
+    every_op: bool,
+    selected: impl FnOnce() -> Vec<usize>,
+) -> Option<Selection> {
     match part {
         Part::Skip => Some(Selection {
             positions: Vec::new(),
             tail: false,
         }),
-        Part::Whole if ops.is_empty() => None,
+        Part::Whole if every_op => None,
         Part::Whole => Some(Selection {
             positions: selected(),
             tail: false,
@@ -236,7 +245,7 @@ pub fn select(part: Part, cases: &CaseFile, ops: &[String]) -> Option<Selection>
             positions.drain(..from.min(to));
             Some(Selection {
                 positions,
-                tail: tail && ops.is_empty(),
+                tail: tail && every_op,
             })
         }
     }

@@ -266,13 +266,27 @@ impl<R: Read> ReportReader<R> {
         Ok(false)
     }
 
-    /// Reads the members after `files`, and the end.
+    /// Reads the members after `files`, and the end. An array is read one
+    /// element at a time: `groups` may have as many elements as the report
+    /// has failures.
     fn tail(&mut self) -> Result<(), InputError> {
         while self.more()? {
             if self.key(false)?.is_none() {
                 break;
             }
-            self.value(1)?;
+            self.reader
+                .skip_white_space()
+                .map_err(|error| self.syntax(error))?;
+            if self.reader.peek().map_err(|error| self.syntax(error))? != Some(b'[') {
+                self.value(1)?;
+                continue;
+            }
+            self.expect(b'[')?;
+            let mut first = true;
+            while !self.element_or_close(first)? {
+                first = false;
+                self.value(2)?;
+            }
         }
         self.reader.expect_end().map_err(|error| self.syntax(error))
     }

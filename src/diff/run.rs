@@ -12,6 +12,7 @@
 
 use std::cell::RefCell;
 use std::collections::HashSet;
+use std::fs::File;
 use std::io::{self, Write};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
@@ -31,6 +32,8 @@ use super::record::{CaseRecord, CaseState};
 use super::report::{
     Consumer, FileInfo, LedgerInfo, Problem, ReportOptions, RunInfo, Sink, Totals,
 };
+use super::stream;
+use super::stream::run::{report_large, run_large, Large};
 
 /// The `run` command's inputs.
 #[derive(Debug, Clone)]
@@ -120,9 +123,14 @@ impl LedgerUse {
             return;
         }
         for item in &file.items {
-            if self.ledger.get(&item.id).is_some() {
-                self.seen.insert(item.id.clone());
-            }
+            self.saw_case(&item.id);
+        }
+    }
+
+    /// Notes a case that was read.
+    pub fn saw_case(&mut self, id: &CaseId) {
+        if self.ledger.get(id).is_some() {
+            self.seen.insert(id.clone());
         }
     }
 
@@ -239,11 +247,122 @@ enum Prepared {
     Problem(Problem),
     /// The cases, the selection, the golden's bytes and the oracle's input.
     Ready(CaseFile, Option<Selection>, Vec<u8>),
+    /// A large file, read through, to be streamed.
+    Large(Large),
+}
+
+/// What the oracle made of a prepared file.
+enum Ran {
+    /// A file in memory.
+    Memory(FileRun),
+    /// A large file's output, on disk.
+    Streamed(File),
+    /// A large file the oracle failed on, run again in memory.
+    Again(Box<(CaseFile, Option<Selection>, Vec<u8>, FileRun)>),
+}
+
+/// Whether a golden exists, or the problem of a file whose golden does
+/// not.
+fn golden_problem(entry: &FileEntry) -> Option<Problem> {
+    if entry.golden_path.exists() {
+        return None;
+    }
+    Some(match entry.golden_path.symlink_metadata() {
+        Ok(_) => error(
+            format!(
+                "golden {} is a symbolic link to nothing, or one that loops",
+                entry.golden_path.display()
+            ),
+            0,
+        ),
+        Err(_) => Problem::MissingGolden {
+            golden: entry.golden_path.clone(),
+        },
+    })
+}
+
+/// [`prepare`] for a large file: read through, never held.
+fn prepare_large(
+    entry: &FileEntry,
+    part: Part,
+    ops: &[String],
+    mut ledger: Option<&mut LedgerUse>,
+) -> Prepared {
+    let survey = match stream::run::survey(entry, part, ops, ledger.as_deref_mut()) {
+        Ok(survey) => survey,
+        Err(failure) => {
+            if let Some(ledger) = ledger {
+                ledger.unreadable(&entry.name);
+            }
+            return Prepared::Problem(error(failure.message, 0));
+        }
+    };
+    if survey
+        .selection
+        .as_ref()
+        .is_some_and(|selection| selection.positions.is_empty())
+    {
+        return Prepared::Skip;
+    }
+    if let Some(ledger) = ledger {
+        if !survey.is_array {
+            ledger.unreadable(&entry.name);
+        }
+        if let Some(message) = survey.duplicate {
+            let wanted = survey
+                .selection
+                .as_ref()
+                .map_or(survey.cases, |selection| selection.positions.len());
+            return Prepared::Problem(error(message, wanted));
+        }
+    }
+    if let Some(problem) = golden_problem(entry) {
+        return Prepared::Problem(problem);
+    }
+    match stream::run::golden_elements(entry) {
+        Ok(golden) => Prepared::Large(Large {
+            is_array: survey.is_array,
+            cases: survey.cases,
+            selection: survey.selection,
+            golden,
+        }),
+        Err(failure) => Prepared::Problem(error(failure.message, 0)),
+    }
+}
+
+/// Runs a prepared file through the oracle (on any thread).
+fn run_prepared(entry: &FileEntry, prepared: &Prepared, args: &RunArgs) -> Option<Ran> {
+    let oracle = |batch: &[u8]| args.oracle.run(batch, args.limits);
+    match prepared {
+        Prepared::Ready(cases, selection, golden) => {
+            let ready = (cases, selection.as_ref(), golden.as_slice());
+            Some(Ran::Memory(file_run::run_ready(entry, ready, oracle)))
+        }
+        Prepared::Large(large) => {
+            if let Some(output) = run_large(entry, large, &args.oracle, args.limits) {
+                return Some(Ran::Streamed(output));
+            }
+            // The oracle failed: the file is run again in memory, where
+            // the cases to blame are found.
+            let cases = match arrays::read_file("case file", &entry.case_path) {
+                Ok(bytes) => CaseFile::read(&entry.name, bytes),
+                Err(failure) => return Some(Ran::Memory(FileRun::BadGolden(failure.message))),
+            };
+            let golden = match arrays::read_file("golden", &entry.golden_path) {
+                Ok(bytes) => bytes,
+                Err(failure) => return Some(Ran::Memory(FileRun::BadGolden(failure.message))),
+            };
+            let selection = large.selection.clone();
+            let ran = file_run::run_ready(entry, (&cases, selection.as_ref(), &golden), oracle);
+            Some(Ran::Again(Box::new((cases, selection, golden, ran))))
+        }
+        Prepared::Skip | Prepared::Problem(_) => None,
+    }
 }
 
 fn prepare(
     entry: &FileEntry,
-    part: Part,
+    (part, large): (Part, bool),
     ops: &[String],
     ledger: Option<&mut LedgerUse>,
 ) -> Prepared {
@@ -252,6 +371,9 @@ fn prepare(
             ledger.unreadable(&entry.name);
         }
         return Prepared::Problem(error(broken.clone(), 0));
+    }
+    if large {
+        return prepare_large(entry, part, ops, ledger);
     }
     let cases = match arrays::read_file("case file", &entry.case_path) {
         Ok(bytes) => CaseFile::read(&entry.name, bytes),
@@ -278,19 +400,7 @@ fn prepare(
             return Prepared::Problem(error(message, wanted));
         }
     }
-    if !entry.golden_path.exists() {
-        let problem = match entry.golden_path.symlink_metadata() {
-            Ok(_) => error(
-                format!(
-                    "golden {} is a symbolic link to nothing, or one that loops",
-                    entry.golden_path.display()
-                ),
-                0,
-            ),
-            Err(_) => Problem::MissingGolden {
-                golden: entry.golden_path.clone(),
-            },
-        };
+    if let Some(problem) = golden_problem(entry) {
         return Prepared::Problem(problem);
     }
     let golden = match arrays::read_file("golden", &entry.golden_path) {
@@ -393,35 +503,45 @@ pub fn run_planned<C: Consumer>(
         if part == Part::Skip {
             return None;
         }
-        let prepared = prepare(entry, part, &args.ops, ledger.borrow_mut().as_deref_mut());
+        let large = stream::run::streams(entry, &args.oracle);
+        let prepared = prepare(
+            entry,
+            (part, large),
+            &args.ops,
+            ledger.borrow_mut().as_deref_mut(),
+        );
         (!matches!(prepared, Prepared::Skip)).then_some((entry, prepared))
     });
-    let run_one = |(entry, prepared): &(&FileEntry, Prepared)| match prepared {
-        Prepared::Ready(cases, selection, golden) => {
-            let ready = (cases, selection.as_ref(), golden.as_slice());
-            Some(file_run::run_ready(entry, ready, |batch| {
-                args.oracle.run(batch, args.limits)
-            }))
-        }
-        _ => None,
-    };
-    let report_one = |(entry, prepared): (&FileEntry, Prepared), ran: Option<FileRun>| {
+    let run_one = |(entry, prepared): &(&FileEntry, Prepared)| run_prepared(entry, prepared, args);
+    let report_one = |(entry, prepared): (&FileEntry, Prepared), ran: Option<Ran>| {
         let reported = (|| {
             consumer.begin_file(FileInfo {
                 name: Some(entry.name.clone()),
                 path: Some(entry.case_path.display().to_string()),
             })?;
+            let held = ledger.borrow();
+            let known = held.as_deref().map(|use_| &use_.ledger);
+            let semantic = args.report.semantic;
             match (prepared, ran) {
                 (Prepared::Problem(problem), _) => consumer.problem(problem)?,
-                (Prepared::Ready(cases, selection, golden), Some(ran)) => {
-                    let held = ledger.borrow();
-                    let known = held.as_deref().map(|use_| &use_.ledger);
+                (Prepared::Ready(cases, selection, golden), Some(Ran::Memory(ran))) => {
                     let ready = (&cases, selection.as_ref(), golden.as_slice());
-                    let semantic = args.report.semantic;
+                    file_run::report_ready(consumer, entry, ready, ran, semantic, known)?;
+                }
+                (Prepared::Large(large), Some(Ran::Streamed(output))) => {
+                    report_large(consumer, entry, &large, output, semantic, known)?;
+                }
+                (Prepared::Large(_), Some(Ran::Memory(FileRun::BadGolden(message)))) => {
+                    consumer.problem(error(message, 0))?;
+                }
+                (Prepared::Large(_), Some(Ran::Again(again))) => {
+                    let (cases, selection, golden, ran) = *again;
+                    let ready = (&cases, selection.as_ref(), golden.as_slice());
                     file_run::report_ready(consumer, entry, ready, ran, semantic, known)?;
                 }
                 _ => {}
             }
+            drop(held);
             consumer.end_file()
         })();
         match reported {

@@ -4,7 +4,8 @@
 //! group gets SIGTERM, and SIGKILL after the grace, unless it is done
 //! (exited, its output closed) before.
 
-use std::io::{self, Read, Write};
+use std::fs::File;
+use std::io::{self, BufReader, Read, Seek, Write};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::{Command, Stdio};
 use std::sync::mpsc;
@@ -14,6 +15,7 @@ use std::time::{Duration, Instant};
 use super::groups::{self, SpawnError};
 use super::{format_size, FailureKind, OracleFailure, OracleOptions};
 use crate::diff::golden;
+use crate::diff::scan::{ElementReader, Mode, ReadError};
 
 /// How much of an oracle's stderr a report keeps: the end of it.
 pub(super) const STDERR_KEPT: usize = 16 * 1024;
@@ -28,8 +30,27 @@ const CHUNK: usize = 64 * 1024;
 
 enum Event {
     Exited,
-    Stdout(Result<Vec<u8>, Unread>),
+    Stdout(Result<Captured, Unread>),
     Stderr(Vec<u8>),
+}
+
+/// What the oracle is given on stdin.
+#[derive(Debug)]
+pub enum Input<'a> {
+    /// Bytes in memory, written by a thread of ours.
+    Bytes(&'a [u8]),
+    /// A file, read by the oracle itself.
+    File(File),
+}
+
+/// Where the oracle's stdout goes: into memory, or into a file (an
+/// anonymous temporary one), so that a large output costs disk.
+#[derive(Debug)]
+pub enum Captured {
+    /// In memory.
+    Memory(Vec<u8>),
+    /// In this file, from its start.
+    File(File),
 }
 
 /// Why stdout was not read to its end.
@@ -39,6 +60,8 @@ enum Unread {
     TooLarge,
     /// Memory for it could not be had.
     NoMemory(usize),
+    /// The file it goes to could not be written.
+    Spool(String),
 }
 
 /// Reads a stream to its end, or until it passes `cap` bytes; then the
@@ -67,6 +90,27 @@ fn read_capped(mut source: impl Read, cap: u64) -> Result<Vec<u8>, Unread> {
                 .map_err(|_| Unread::NoMemory(wanted))?;
         }
         out.extend_from_slice(&chunk[..read]);
+    }
+}
+
+/// Copies a stream to `file` to its end, or until it passes `cap` bytes
+/// (then the stream is closed, as [`read_capped`] does).
+fn copy_capped(mut source: impl Read, mut file: File, cap: u64) -> Result<File, Unread> {
+    let mut chunk = vec![0u8; CHUNK];
+    let mut copied = 0u64;
+    loop {
+        let read = match source.read(&mut chunk) {
+            Ok(0) => return Ok(file),
+            Ok(read) => read,
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+            Err(_) => return Ok(file),
+        };
+        copied += read as u64;
+        if copied > cap {
+            return Err(Unread::TooLarge);
+        }
+        file.write_all(&chunk[..read])
+            .map_err(|error| Unread::Spool(error.to_string()))?;
     }
 }
 
@@ -115,11 +159,30 @@ pub(super) fn run_command(
     input: &[u8],
     options: OracleOptions,
 ) -> Result<Vec<u8>, OracleFailure> {
+    match run_command_with(command, Input::Bytes(input), None, options)? {
+        (Captured::Memory(stdout), _) => Ok(stdout),
+        (Captured::File(_), _) => unreachable!("stdout was kept in memory"),
+    }
+}
+
+/// Runs a command with `input` on its stdin, its stdout kept in memory,
+/// or written to `spool` when given; returns it, checked to be one JSON
+/// array, and how many elements the array has.
+pub(super) fn run_command_with(
+    command: &str,
+    input: Input<'_>,
+    spool: Option<File>,
+    options: OracleOptions,
+) -> Result<(Captured, usize), OracleFailure> {
     let mut spawn = Command::new("sh");
+    let (stdin, bytes) = match input {
+        Input::Bytes(bytes) => (Stdio::piped(), Some(bytes)),
+        Input::File(file) => (Stdio::from(file), None),
+    };
     spawn
         .arg("-c")
         .arg(command)
-        .stdin(Stdio::piped())
+        .stdin(stdin)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0);
@@ -135,7 +198,7 @@ pub(super) fn run_command(
         )
     })?;
     let (events, received) = mpsc::channel();
-    if let Some(mut stdin) = child.stdin.take() {
+    if let (Some(mut stdin), Some(input)) = (child.stdin.take(), bytes) {
         let input = input.to_vec();
         // An oracle that exits without reading its input is not our error.
         thread::spawn(move || {
@@ -149,7 +212,12 @@ pub(super) fn run_command(
         let stdout = child.stdout.take();
         let cap = options.max_output;
         thread::spawn(move || {
-            let read = stdout.map_or(Ok(Vec::new()), |stdout| read_capped(stdout, cap));
+            let read = match (stdout, spool) {
+                (None, None) => Ok(Captured::Memory(Vec::new())),
+                (None, Some(file)) => Ok(Captured::File(file)),
+                (Some(stdout), None) => read_capped(stdout, cap).map(Captured::Memory),
+                (Some(stdout), Some(file)) => copy_capped(stdout, file, cap).map(Captured::File),
+            };
             group.stream_closed();
             events.send(Event::Stdout(read))
         });
@@ -188,7 +256,7 @@ pub(super) fn run_command(
         match received.recv_timeout(left) {
             Ok(Event::Exited) => exited = true,
             Ok(Event::Stdout(read)) => {
-                if read == Err(Unread::TooLarge) && phase == Phase::Running {
+                if matches!(read, Err(Unread::TooLarge)) && phase == Phase::Running {
                     stop = Some(Stop::TooLarge);
                     groups::terminate(&group);
                     phase = Phase::Terminating;
@@ -294,19 +362,64 @@ pub(super) fn run_command(
                 ),
             ))
         }
+        Some(Err(Unread::Spool(error))) => {
+            return Err(fail(
+                FailureKind::Crash,
+                format!("cannot spool the oracle's output to a temporary file: {error}"),
+            ))
+        }
         // Seen and stopped above.
-        Some(Err(Unread::TooLarge)) | None => Vec::new(),
+        Some(Err(Unread::TooLarge)) | None => Captured::Memory(Vec::new()),
     };
-    if let Err(error) = golden::split_elements(&stdout) {
-        let trimmed = stdout.iter().position(|b| !b.is_ascii_whitespace());
-        let message = match trimmed.map(|at| stdout[at]) {
-            None => "the oracle printed nothing on stdout".to_owned(),
-            Some(b'[') => format!("the oracle printed an incomplete or malformed array: {error}"),
-            Some(_) => format!("the oracle printed no JSON array: {error}"),
-        };
-        return Err(fail(FailureKind::InvalidOutput, message));
+    let checked = match stdout {
+        Captured::Memory(stdout) => match golden::split_elements(&stdout) {
+            Ok(elements) => Ok((elements.len(), Captured::Memory(stdout))),
+            Err(error) => {
+                let trimmed = stdout.iter().position(|b| !b.is_ascii_whitespace());
+                Err((trimmed.map(|at| stdout[at]), error.to_string()))
+            }
+        },
+        Captured::File(file) => {
+            check_file(file).map_err(|error| fail(FailureKind::Crash, error))?
+        }
+    };
+    match checked {
+        Ok((elements, stdout)) => Ok((stdout, elements)),
+        Err((first, error)) => Err(fail(
+            FailureKind::InvalidOutput,
+            match first {
+                None => "the oracle printed nothing on stdout".to_owned(),
+                Some(b'[') => {
+                    format!("the oracle printed an incomplete or malformed array: {error}")
+                }
+                Some(_) => format!("the oracle printed no JSON array: {error}"),
+            },
+        )),
     }
-    Ok(stdout)
+}
+
+/// What checking an output found: its element count and the output, or
+/// its first byte that is not white space and what is wrong.
+type Checked = Result<(usize, Captured), (Option<u8>, String)>;
+
+/// Reads an output spooled to a file through, as `split_elements` reads
+/// one in memory; an error only when the file cannot be read back.
+fn check_file(mut file: File) -> Result<Checked, String> {
+    let again = |error: io::Error| format!("cannot read the oracle's output back: {error}");
+    file.rewind().map_err(again)?;
+    let counted = ElementReader::new(&file, Mode::Strict { validate: true }).count();
+    file.rewind().map_err(again)?;
+    match counted {
+        Ok(elements) => Ok(Ok((elements, Captured::File(file)))),
+        Err(ReadError::Io(error)) => Err(again(error)),
+        Err(ReadError::NotAnArray(error)) => {
+            let first = BufReader::new(&file)
+                .bytes()
+                .map_while(Result::ok)
+                .find(|byte| !byte.is_ascii_whitespace());
+            Ok(Err((first, error.to_string())))
+        }
+    }
 }
 
 #[cfg(test)]

@@ -114,17 +114,14 @@ pub fn annotations(aggregates: &mut Aggregates, seen: &Markdown) -> io::Result<V
         }
     }
     let uniform = uniform_ops(aggregates);
-    for (group, _) in ordered_groups(aggregates, &uniform) {
+    for (key, _) in ordered_groups(aggregates, &uniform) {
         if !room(&out) {
             left.groups += 1;
-            left.cases += group.count;
+            left.cases += aggregates.groups.count(key);
             continue;
         }
-        let first = aggregates
-            .groups
-            .shown(&group.signature)?
-            .into_iter()
-            .next();
+        let group = aggregates.groups.load(key)?;
+        let first = group.shown().first();
         let title = match group.signature.op.as_deref() {
             None => NO_OP.to_owned(),
             op => op_display(op),

@@ -10,7 +10,7 @@
 use std::io::{self, Write};
 
 use super::detail;
-use super::groups::{Group, SHOWN_IN_FULL};
+use super::groups::{Group, GroupKey, SHOWN_IN_FULL};
 use super::{Aggregates, FileInfo, Problem, Render, ReportOptions, Tally};
 use crate::diff::record::signature::op_display;
 use crate::diff::record::{CaseRecord, CaseState, VerdictKind};
@@ -145,24 +145,22 @@ impl Human {
                 Some((op.clone(), tally.tally.failed, message.to_owned()))
             })
             .collect();
-        let summarized = |group: &Group| {
-            let op = group.signature.op.as_deref().unwrap_or(super::NO_OP);
-            uniform.iter().any(|(name, ..)| name == op)
-        };
-        let sorted: Vec<Group> = aggregates
-            .groups
+        let groups = &mut aggregates.groups;
+        let sorted: Vec<GroupKey> = groups
             .sorted()
             .into_iter()
-            .filter(|group| !summarized(group))
-            .cloned()
+            .filter(|&group| {
+                let op = groups.op(group).unwrap_or(super::NO_OP);
+                !uniform.iter().any(|(name, ..)| name == op)
+            })
             .collect();
         let max = self.options.max_failures;
-        for group in sorted.iter().take(max) {
-            let shown = aggregates.groups.shown(&group.signature)?;
-            self.group(out, group, &shown)?;
+        for &key in sorted.iter().take(max) {
+            let group = groups.load(key)?;
+            self.group(out, &group, group.shown())?;
         }
         if sorted.len() > max {
-            let left: usize = sorted[max..].iter().map(|group| group.count).sum();
+            let left: usize = sorted[max..].iter().map(|&group| groups.count(group)).sum();
             let more = sorted.len() - max;
             writeln!(
                 out,

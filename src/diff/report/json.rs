@@ -168,21 +168,6 @@ impl Render for Json {
                 )
             })
             .collect();
-        let groups: Vec<Value> = aggregates
-            .groups
-            .sorted()
-            .into_iter()
-            .map(|group| {
-                Value::Object(
-                    Object::new()
-                        .with("signature", group.signature.text.as_str())
-                        .with("op", text(group.signature.op.as_deref()))
-                        .with("kind", group.signature.kind.as_str())
-                        .with("count", count(group.count))
-                        .with("cases", group.ids.iter().map(id_json).collect::<Vec<_>>()),
-                )
-            })
-            .collect();
         let by_op: Object = aggregates
             .by_op
             .iter()
@@ -212,18 +197,39 @@ impl Render for Json {
             .with("skipped", count(totals.skipped))
             .with("errors", count(totals.errors))
             .with("exitCode", f64::from(totals.exit_code()));
-        let mut tail = Object::new()
-            .with("orphanedEntries", orphaned)
-            .with("groups", groups)
-            .with("byOp", by_op);
+        // The groups are written one at a time: a run may have as many as
+        // it has failures, and they are read back from the spool.
+        let mut bytes = b"],\"orphanedEntries\":".to_vec();
+        write_value(&Value::Array(orphaned), &mut bytes);
+        bytes.extend_from_slice(b",\"groups\":[");
+        let groups = &mut aggregates.groups;
+        for (n, key) in groups.sorted().into_iter().enumerate() {
+            let group = groups.load(key)?;
+            if n > 0 {
+                bytes.push(b',');
+            }
+            let group = Object::new()
+                .with("signature", group.signature.text.as_str())
+                .with("op", text(group.signature.op.as_deref()))
+                .with("kind", group.signature.kind.as_str())
+                .with("count", count(group.count))
+                .with("cases", group.ids.iter().map(id_json).collect::<Vec<_>>());
+            write_value(&Value::Object(group), &mut bytes);
+            if bytes.len() >= 64 * 1024 {
+                out.write_all(&bytes)?;
+                bytes.clear();
+            }
+        }
+        bytes.push(b']');
+        let mut tail = Object::new().with("byOp", by_op);
         if let Some((key, value)) = extra {
             tail.insert(key, value);
         }
         tail.insert("summary", Value::Object(summary));
-        let mut bytes = vec![b']', b','];
+        let at = bytes.len();
         write_value(&Value::Object(tail), &mut bytes);
-        // The tail's own braces: drop its opening one, keep the closing.
-        bytes.remove(2);
+        // The tail's own braces: its opening one becomes a comma.
+        bytes[at] = b',';
         bytes.push(b'\n');
         out.write_all(&bytes)
     }

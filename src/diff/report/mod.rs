@@ -440,6 +440,11 @@ impl<W: Write> Sink<W> {
         }
     }
 
+    /// Where the report goes.
+    pub fn out_mut(&mut self) -> &mut W {
+        &mut self.out
+    }
+
     /// The report's options.
     pub fn options(&self) -> &ReportOptions {
         &self.options

@@ -8,7 +8,7 @@ use std::io;
 use super::case::{self, brief_row, BRIEF_HEAD};
 use super::page::{plural, words, Page};
 use super::{esc, Brief, GroupSeen, Html, SIZE_LIMIT};
-use crate::diff::report::groups::Group;
+use crate::diff::report::groups::{Group, GroupKey};
 use crate::diff::report::human::cases;
 use crate::diff::report::{Aggregates, NO_OP};
 
@@ -38,21 +38,20 @@ pub(super) fn failures(
     uniform: &[(String, usize, String)],
     reserve: usize,
 ) -> io::Result<Vec<String>> {
-    let summarized = |group: &Group| {
-        let op = group.signature.op.as_deref().unwrap_or(NO_OP);
-        uniform.iter().any(|(name, ..)| name == op)
-    };
-    let groups: Vec<Group> = aggregates
+    let keys: Vec<GroupKey> = aggregates
         .groups
         .sorted()
         .into_iter()
-        .filter(|group| !summarized(group))
-        .cloned()
+        .filter(|&group| {
+            let op = aggregates.groups.op(group).unwrap_or(NO_OP);
+            !uniform.iter().any(|(name, ..)| name == op)
+        })
         .collect();
-    if groups.is_empty() {
+    if keys.is_empty() {
         return Ok(Vec::new());
     }
-    let total: usize = groups.iter().map(|group| group.count).sum();
+    let groups = &mut aggregates.groups;
+    let total: usize = keys.iter().map(|&group| groups.count(group)).sum();
     let threw: usize = uniform.iter().map(|(_, count, _)| count).sum();
     let besides = if threw > 0 {
         format!(
@@ -69,9 +68,10 @@ pub(super) fn failures(
          <th scope=\"col\" class=\"num\">cases</th><th scope=\"col\">kind</th><th scope=\"col\">signature</th>\
          </tr></thead>\n<tbody>\n",
         cases(total, "case"),
-        cases(groups.len(), "group")
+        cases(keys.len(), "group")
     );
-    for (n, group) in groups.iter().take(MAX_INDEX_ROWS).enumerate() {
+    for (n, &key) in keys.iter().take(MAX_INDEX_ROWS).enumerate() {
+        let group = &groups.load(key)?;
         let seen = html.groups.get(&group.signature.text);
         let _ = writeln!(
             index,
@@ -84,11 +84,11 @@ pub(super) fn failures(
         );
     }
     index.push_str("</tbody>\n</table>\n");
-    if groups.len() > MAX_INDEX_ROWS {
+    if keys.len() > MAX_INDEX_ROWS {
         let _ = writeln!(
             index,
             "<p class=\"note\">… and {} more groups not listed here</p>",
-            groups.len() - MAX_INDEX_ROWS
+            keys.len() - MAX_INDEX_ROWS
         );
     }
     page.put(&index)?;
@@ -96,7 +96,8 @@ pub(super) fn failures(
     let mut briefed = 0usize;
     let mut unlisted = 0usize;
     let mut left_out = 0usize;
-    for (n, group) in groups.iter().enumerate() {
+    for (n, &key) in keys.iter().enumerate() {
+        let group = &groups.load(key)?;
         let seen = html.groups.get(&group.signature.text);
         let head = format!(
             "<section class=\"group\" id=\"g{n}\" data-group {}>\n<h3><span class=\"n\">{}</span> \
@@ -107,14 +108,13 @@ pub(super) fn failures(
             esc(&group.signature.text)
         );
         if page.written + head.len() > limit {
-            left_out = groups.len() - n;
+            left_out = keys.len() - n;
             break;
         }
         page.put(&head)?;
-        let shown = aggregates.groups.shown(&group.signature)?;
         let mut listed = 0usize;
         let mut rows: Vec<Brief> = Vec::new();
-        for record in &shown {
+        for record in group.shown() {
             let card = case::card(record);
             if page.written + card.len() + 1024 > limit {
                 briefed += 1;

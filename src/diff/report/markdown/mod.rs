@@ -18,7 +18,7 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
-use super::groups::{Group, SHOWN_IN_FULL};
+use super::groups::{Group, GroupKey, SHOWN_IN_FULL};
 use super::human::{cases, DIFF_LINES};
 use super::{detail, Aggregates, FileInfo, Problem, Render, ReportOptions, Tally, NO_OP};
 use crate::diff::record::{CaseRecord, CaseState};
@@ -71,15 +71,16 @@ pub fn uniform_ops(aggregates: &Aggregates) -> Vec<UniformOp> {
 /// the groups of ops that threw one message on every case after all the
 /// others (those ops are summarized in one line each: the rest is what a
 /// porter has to look at). The flag says whether a group is such an op's.
-pub fn ordered_groups(aggregates: &Aggregates, uniform: &[UniformOp]) -> Vec<(Group, bool)> {
-    let summarized = |group: &Group| {
-        let op = group.signature.op.as_deref().unwrap_or(NO_OP);
+pub fn ordered_groups(aggregates: &Aggregates, uniform: &[UniformOp]) -> Vec<(GroupKey, bool)> {
+    let groups = &aggregates.groups;
+    let summarized = |group: GroupKey| {
+        let op = groups.op(group).unwrap_or(NO_OP);
         uniform.iter().any(|u| u.op == op)
     };
-    let sorted = aggregates.groups.sorted();
-    let (mut first, rest): (Vec<_>, Vec<_>) = sorted
+    let (mut first, rest): (Vec<_>, Vec<_>) = groups
+        .sorted()
         .into_iter()
-        .map(|group| (group.clone(), summarized(group)))
+        .map(|group| (group, summarized(group)))
         .partition(|(_, summarized)| !summarized);
     first.extend(rest);
     first
@@ -224,15 +225,17 @@ impl Markdown {
         aggregates: &mut Aggregates,
         uniform: &[UniformOp],
     ) -> io::Result<()> {
-        let shown: Vec<Group> = ordered_groups(aggregates, uniform)
+        let shown: Vec<GroupKey> = ordered_groups(aggregates, uniform)
             .into_iter()
             .filter_map(|(group, summarized)| (!summarized).then_some(group))
             .collect();
+        let groups = &mut aggregates.groups;
         let max = self.max_failures;
-        for (at, group) in shown.iter().take(max).enumerate() {
+        for (at, &key) in shown.iter().take(max).enumerate() {
+            let group = groups.load(key)?;
             let mut out = String::new();
             if at == 0 {
-                let failing: usize = shown.iter().map(|group| group.count).sum();
+                let failing: usize = shown.iter().map(|&group| groups.count(group)).sum();
                 let _ = write!(
                     out,
                     "### Failures: {}, {}\n\n",
@@ -240,12 +243,11 @@ impl Markdown {
                     cases(failing, "case")
                 );
             }
-            let records = aggregates.groups.shown(&group.signature)?;
-            self.group_block(&mut out, at + 1, group, &records);
+            self.group_block(&mut out, at + 1, &group, group.shown());
             doc.push_cases(Part::Group, out, group.count);
         }
         if shown.len() > max {
-            let left: usize = shown[max..].iter().map(|group| group.count).sum();
+            let left: usize = shown[max..].iter().map(|&group| groups.count(group)).sum();
             let more = shown.len() - max;
             doc.set_tail(format!(
                 "*… {} more failure {} ({}) not shown: `--max-failures {}` shows them.*\n",
