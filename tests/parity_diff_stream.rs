@@ -271,3 +271,34 @@ fn run_streams_a_file_as_it_runs_one_in_memory() {
         }
     }
 }
+
+/// Our own oracle (no `--oracle`) streams a large file too: it reads the
+/// case file and writes its results to a temporary file, and the report
+/// is the same as from a run held in memory.
+#[test]
+fn our_own_oracle_streams_a_file_as_it_runs_one_in_memory() {
+    let corpus = Corpus::new();
+    let cases = [
+        r#"{"op":"readyTimeoutMs","name":"r1","configured":1500}"#,
+        r#"{"op":"readyTimeoutMs","name":"r2","configured":1}"#,
+        r#"{"op":"preflight","name":"p","mkdirs":["a"],"cwd":"$DIR/a"}"#,
+        r#"{"op":"nope","name":"u"}"#,
+    ];
+    let results = [
+        r#"{"defined":true,"value":1500}"#,
+        // A golden that disagrees, so that the report has a failure.
+        r#"{"defined":true,"value":2}"#,
+        r#"{"defined":false}"#,
+        r#"{"threw":true,"message":"unknown op nope"}"#,
+    ];
+    corpus
+        .case("a.json", &format!("[{}]", cases.join(",\n")))
+        .golden("a.json", &golden_of(&results));
+    for format in ["json", "human"] {
+        let ran = streamed_as_in_memory(&corpus, &["run", "--format", format]);
+        assert_eq!(ran.code, 1, "{ran:?}");
+        streamed_as_in_memory(&corpus, &["run", "--format", format, "--op", "preflight"]);
+    }
+    let ran = streamed_as_in_memory(&corpus, &["run", "-q"]);
+    assert_eq!(ran.stdout, "3 passed, 1 failed\n");
+}

@@ -23,6 +23,7 @@ mod signals;
 mod streamed_tests;
 
 use std::fs::File;
+use std::io::{self, Seek};
 use std::path::Path;
 use std::sync::mpsc;
 use std::thread;
@@ -213,32 +214,30 @@ impl Oracle {
     /// spooled to an anonymous temporary file, checked as
     /// [`run`](Self::run) checks it, with the same limits and messages,
     /// so that a case file of a million cases costs disk, not memory.
-    /// `None` for our own oracle, whose results are in memory anyway.
+    /// Our own oracle runs the same way: its batch reads the file and
+    /// writes the temporary file.
     pub fn run_streamed(
         &self,
         input: File,
         options: OracleOptions,
-    ) -> Option<Result<Streamed, OracleFailure>> {
+    ) -> Result<Streamed, OracleFailure> {
         let Oracle::Command(command) = self else {
-            return None;
+            return run_in_process_streamed(input, options.timeout);
         };
-        let spool = match tempfile::tempfile() {
-            Ok(spool) => spool,
-            Err(error) => {
-                return Some(Err(OracleFailure::new(
-                    FailureKind::Crash,
-                    format!("cannot spool the oracle's output to a temporary file: {error}"),
-                )))
-            }
-        };
+        let spool = tempfile::tempfile().map_err(|error| {
+            OracleFailure::new(
+                FailureKind::Crash,
+                format!("cannot spool the oracle's output to a temporary file: {error}"),
+            )
+        })?;
         let ran = command::run_command_with(command, Input::File(input), Some(spool), options);
-        Some(ran.and_then(|(output, elements)| match output {
+        ran.and_then(|(output, elements)| match output {
             Captured::File(output) => Ok(Streamed { output, elements }),
             Captured::Memory(_) => Err(OracleFailure::new(
                 FailureKind::Crash,
                 "the oracle's output was not spooled".to_owned(),
             )),
-        }))
+        })
     }
 
     /// Runs the oracle on one case file and returns its stdout, checked to
@@ -261,8 +260,48 @@ const IN_PROCESS_STACK: usize = 1024 * 1024;
 /// directories are removed at the timeout, and it makes no more (its
 /// cases that need one get a `threw` result nobody reads).
 fn run_in_process(input: &[u8], timeout: Duration) -> Result<Vec<u8>, OracleFailure> {
-    let (sender, receiver) = mpsc::channel();
     let input = input.to_vec();
+    in_process(timeout, move || {
+        batch::run_batch_bytes(&input).map_err(batch_failure)
+    })
+}
+
+/// What our batch's failure reads as in a report.
+fn batch_failure(error: batch::BatchError) -> String {
+    match error {
+        batch::BatchError::Refused(refusal) => {
+            format!("our oracle refused the file: {}", refusal.reason)
+        }
+        output => format!("our oracle {output}"),
+    }
+}
+
+/// [`run_in_process`] from a file to an anonymous temporary file, for
+/// [`Oracle::run_streamed`]: the batch holds one case and one result at
+/// a time, and spools the rest.
+fn run_in_process_streamed(input: File, timeout: Duration) -> Result<Streamed, OracleFailure> {
+    in_process(timeout, move || {
+        let mut output = tempfile::tempfile()
+            .map_err(|error| format!("cannot spool our oracle's output: {error}"))?;
+        let summary =
+            batch::with_batch_stack(|| batch::run_batch(io::BufReader::new(input), &mut output))
+                .map_err(batch_failure)?;
+        output
+            .rewind()
+            .map_err(|error| format!("cannot read our oracle's output again: {error}"))?;
+        Ok(Streamed {
+            output,
+            elements: summary.cases,
+        })
+    })
+}
+
+/// Runs our batch (`work`) on a thread of its own under `timeout`.
+fn in_process<T: Send + 'static>(
+    timeout: Duration,
+    work: impl FnOnce() -> Result<T, String> + Send + 'static,
+) -> Result<T, OracleFailure> {
+    let (sender, receiver) = mpsc::channel();
     let scope = ScratchScope::new();
     let runner = scope.clone();
     // This thread only waits for the batch, which runs on a deep-stack
@@ -270,17 +309,7 @@ fn run_in_process(input: &[u8], timeout: Duration) -> Result<Vec<u8>, OracleFail
     let spawned = thread::Builder::new()
         .name("in-process oracle".into())
         .stack_size(IN_PROCESS_STACK)
-        .spawn(move || {
-            let output = runner.enter(|| {
-                batch::run_batch_bytes(&input).map_err(|error| match error {
-                    batch::BatchError::Refused(refusal) => {
-                        format!("our oracle refused the file: {}", refusal.reason)
-                    }
-                    output => format!("our oracle {output}"),
-                })
-            });
-            sender.send(output)
-        });
+        .spawn(move || sender.send(runner.enter(work)));
     if let Err(error) = spawned {
         return Err(OracleFailure::new(
             FailureKind::Crash,

@@ -503,7 +503,7 @@ pub fn run_planned<C: Consumer>(
         if part == Part::Skip {
             return None;
         }
-        let large = stream::run::streams(entry, &args.oracle);
+        let large = stream::run::streams(entry);
         let prepared = prepare(
             entry,
             (part, large),

@@ -18,7 +18,7 @@ fn streamed(
     bytes: &[u8],
     options: OracleOptions,
 ) -> Result<(Vec<u8>, usize), OracleFailure> {
-    let streamed = oracle.run_streamed(input(bytes), options).unwrap()?;
+    let streamed = oracle.run_streamed(input(bytes), options)?;
     let mut output = Vec::new();
     let mut file = streamed.output;
     file.read_to_end(&mut output).unwrap();
@@ -78,9 +78,28 @@ fn a_streamed_flood_or_hang_is_stopped() {
 }
 
 #[test]
-fn our_own_oracle_is_not_streamed() {
+fn our_own_oracle_streams_as_it_runs_in_memory() {
     let options = OracleOptions::new(Duration::from_secs(10), 1 << 20);
-    assert!(Oracle::InProcess
-        .run_streamed(input(b"[]"), options)
-        .is_none());
+    for batch in [
+        &b"[]"[..],
+        br#"[{"op":"readyTimeoutMs","configured":1500.9},7,{"op":"nope"}]"#,
+        br#"[{"op":"preflight","mkdirs":["a"],"cwd":"$DIR/a"}]"#,
+        b"{}",
+        b"[1,",
+    ] {
+        let in_memory = Oracle::InProcess.run(batch, options);
+        let on_disk = streamed(&Oracle::InProcess, batch, options);
+        match (in_memory, on_disk) {
+            (Ok(bytes), Ok((output, elements))) => {
+                assert_eq!(output, bytes);
+                let count = crate::diff::golden::split_elements(&bytes).unwrap().len();
+                assert_eq!(elements, count);
+            }
+            (Err(expected), Err(failure)) => {
+                assert_eq!(failure.kind, expected.kind);
+                assert_eq!(failure.message, expected.message);
+            }
+            (expected, got) => panic!("{expected:?} in memory, {got:?} on disk"),
+        }
+    }
 }

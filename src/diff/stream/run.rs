@@ -32,11 +32,9 @@ use crate::diff::scan::{ElementReader, Mode, ReadError};
 /// to 0, to stream every file).
 pub const STREAM_ABOVE: u64 = 8 << 20;
 
-/// Whether `run` streams this file through `oracle`.
-pub fn streams(entry: &FileEntry, oracle: &Oracle) -> bool {
-    if !matches!(oracle, Oracle::Command(_)) {
-        return false;
-    }
+/// Whether `run` streams this file (through any oracle, our own
+/// included).
+pub fn streams(entry: &FileEntry) -> bool {
     let above = std::env::var("PARITY_DIFF_STREAM_ABOVE")
         .ok()
         .and_then(|text| text.parse().ok())
@@ -203,7 +201,7 @@ pub fn run_large(
     options: OracleOptions,
 ) -> Option<File> {
     let input = oracle_input(entry, large.selection.as_ref()).ok()?;
-    let streamed = oracle.run_streamed(input, options)?.ok()?;
+    let streamed = oracle.run_streamed(input, options).ok()?;
     if large.sent().is_some_and(|sent| sent != streamed.elements) {
         return None;
     }
