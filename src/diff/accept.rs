@@ -11,12 +11,13 @@
 
 use std::io::{self, Write};
 
-use super::arrays::InputError;
+use super::error::InputError;
 use super::identity::CaseId;
+use super::judge::LedgerUse;
 use super::ledger::Entry;
 use super::record::{id_json, CaseRecord, CaseState, EntryState};
 use super::report::{Consumer, FileInfo, Format, Problem, RunInfo, Sink};
-use super::run::{run_corpus, LedgerUse, RunArgs};
+use super::run::{run_corpus, RunArgs};
 use crate::js::{Object, Value};
 
 /// The `accept` command's inputs.

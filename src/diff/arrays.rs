@@ -6,48 +6,14 @@ use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
 use super::golden::{split_elements, NotAnArray};
+use super::judge::LedgerUse;
 use super::report::{Consumer, FileInfo, ReportOptions, RunInfo, Sink, Totals};
-use super::run::LedgerUse;
 use super::scan::{ElementReader, Mode, ReadError};
 use super::stream::cases::{CaseReader, Watch};
 use super::stream::gate::Gate;
 use super::stream::pair::{compare_case, Pair};
 
-/// A usage or input error: the command cannot do its job (exit status 2).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct InputError {
-    /// One line saying what is wrong.
-    pub message: String,
-    /// The report's reader went away (`| head`): nothing worth saying.
-    pub output_closed: bool,
-}
-
-impl InputError {
-    /// An error with this message.
-    pub fn new(message: impl Into<String>) -> Self {
-        InputError {
-            message: message.into(),
-            output_closed: false,
-        }
-    }
-}
-
-impl std::fmt::Display for InputError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for InputError {}
-
-impl From<io::Error> for InputError {
-    fn from(error: io::Error) -> Self {
-        InputError {
-            output_closed: error.kind() == io::ErrorKind::BrokenPipe,
-            ..InputError::new(format!("cannot write the report: {error}"))
-        }
-    }
-}
+pub use super::error::InputError;
 
 /// Reads a file, or standard input for `-`, saying which argument was
 /// wrong and how.

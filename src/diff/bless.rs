@@ -15,9 +15,10 @@ use std::fs;
 use std::io::Write;
 use std::ops::ControlFlow;
 
-use super::arrays::{self, InputError};
+use super::arrays;
 use super::cases::CaseFile;
 use super::corpus::{Corpus, Entry};
+use super::error::InputError;
 use super::execute::{execute, Execution};
 use super::file_run;
 use super::golden::{format_golden, split_elements};

@@ -7,11 +7,13 @@
 //! nested deeper than any parser's limit, still has positions, lines and
 //! identities. Each case is parsed on its own, for its `op` and `name`.
 
+use std::collections::hash_map::{DefaultHasher, Entry};
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
 use std::ops::Range;
 
-use super::identity::CaseId;
+use super::identity::{CaseId, CaseKey};
 use super::scan::{self, Mode};
-use super::stream::cases::Duplicates;
 use crate::js::{self, TextMode, Value};
 
 /// One case of a case file.
@@ -146,6 +148,53 @@ impl CaseFile {
             duplicates.see(index, item);
         }
         duplicates.message().map(str::to_owned)
+    }
+}
+
+/// Two cases of one file known by one identity, found while reading the
+/// file: each case costs a hash of its key and two numbers, not its key.
+/// Two different keys with one 64-bit hash would pass for one (about one
+/// chance in 10^7 for a file of a million cases).
+#[derive(Debug, Default)]
+pub struct Duplicates {
+    /// Each key's hash: the first case that had it (index, line).
+    seen: HashMap<u64, (usize, usize)>,
+    /// The first case whose key was seen before, with the case before, as
+    /// a message naming both.
+    found: Option<String>,
+}
+
+impl Duplicates {
+    /// Notes the case at `index` (cases come in order).
+    pub fn see(&mut self, index: usize, item: &CaseItem) {
+        if self.found.is_some() {
+            return;
+        }
+        let mut hasher = DefaultHasher::new();
+        match &item.id.key {
+            CaseKey::Name(name) => (0u8, name).hash(&mut hasher),
+            CaseKey::Hash(hash) => (1u8, hash).hash(&mut hasher),
+        }
+        match self.seen.entry(hasher.finish()) {
+            Entry::Occupied(first) => {
+                let (first, first_line) = *first.get();
+                self.found = Some(format!(
+                    "cases #{first} (line {first_line}) and #{index} (line {}) of {} are both \
+                     known as {}; a ledger needs each case's name to be unique within its file",
+                    item.line, item.id.file, item.id
+                ));
+                self.seen = HashMap::new();
+            }
+            Entry::Vacant(slot) => {
+                slot.insert((index, item.line));
+            }
+        }
+    }
+
+    /// The first two cases that share an identity, as a message naming
+    /// both.
+    pub fn message(&self) -> Option<&str> {
+        self.found.as_deref()
     }
 }
 

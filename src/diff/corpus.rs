@@ -16,7 +16,7 @@ use std::str::FromStr;
 
 use walkdir::WalkDir;
 
-use super::arrays::InputError;
+use super::error::InputError;
 use super::glob::Glob;
 
 /// `--shard K/N`: the K-th of N shards, K counted from 1.

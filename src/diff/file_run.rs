@@ -17,6 +17,7 @@ use super::bisect::Together;
 use super::cases::CaseFile;
 use super::corpus::Entry as FileEntry;
 use super::execute::{execute, spans_in, Execution};
+use super::judge::compare_file;
 use super::ledger::Ledger;
 use super::oracle::{FailureKind, OracleFailure};
 use super::plan::Selection;
@@ -24,7 +25,6 @@ use super::record::build;
 use super::record::{CaseRecord, VerdictKind};
 use super::redact::Secrets;
 use super::report::{Consumer, Problem};
-use super::run::compare_file;
 
 /// How much of the oracle's stderr a case's record keeps: its end.
 pub const STDERR_TAIL: usize = 2048;

@@ -9,20 +9,7 @@
 
 use super::scan::{self, Mode, ReadError};
 
-/// Why bytes could not be read as a result array.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct NotAnArray {
-    /// What serde_json said, or that the text is not an array.
-    pub reason: String,
-}
-
-impl std::fmt::Display for NotAnArray {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.reason)
-    }
-}
-
-impl std::error::Error for NotAnArray {}
+pub use super::scan::NotAnArray;
 
 /// The raw bytes of each element of a JSON array, as they stand in `text`
 /// (see [`scan`] for what a JSON array is, and the errors).

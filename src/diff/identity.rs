@@ -144,6 +144,14 @@ impl fmt::Display for CaseId {
     }
 }
 
+/// The identity of a case whose case file is unknown: its position.
+pub fn position_id(file: &str, index: usize) -> CaseId {
+    CaseId {
+        file: file.to_owned(),
+        key: CaseKey::Hash(index.to_string()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

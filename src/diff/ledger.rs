@@ -21,7 +21,7 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use super::arrays::InputError;
+use super::error::InputError;
 use super::identity::{fnv1a, CaseId, CaseKey};
 use super::record::{EntryRef, EntryState};
 

@@ -19,7 +19,7 @@ use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::arrays::InputError;
+use super::error::InputError;
 use super::identity::CaseId;
 use super::record::{CaseRecord, VerdictKind};
 use super::report::{FileInfo, Problem, ReportOptions, RunInfo, Sink, Totals};

@@ -5,35 +5,44 @@
 //! - [`arrays`]: `parity-diff compare`, one result array against one
 //!   golden, and the input checks every command shares.
 //! - [`run`](mod@run): `parity-diff run`, every selected case of a corpus
-//!   through an oracle and against its golden; [`corpus`] lists the
-//!   corpus's files, [`glob`] is its `--filter`.
-//! - [`accept`]: `parity-diff accept`, the ledger brought up to date.
-//! - [`bless`]: `parity-diff bless`, goldens regenerated from a reference
-//!   oracle.
+//!   through an oracle and against its golden; [`accept`]: `parity-diff
+//!   accept`, the ledger brought up to date; [`bless`]: goldens
+//!   regenerated from a reference oracle.
+//! - [`merge`]: shard reports into one run's; [`delta`]: two runs'
+//!   reports, case by case; both read reports back with
+//!   [`report_reader`].
+//!
+//! How a run goes:
+//! - [`plan`]: which cases a run sends (`--op`, `--shard` ranges of
+//!   cases), counted a case at a time by [`case_stream`]; [`corpus`]
+//!   lists the corpus's files, [`glob`] is its `--filter`.
+//! - [`pool`]: oracle runs in parallel (`--jobs`), their results taken in
+//!   corpus order; [`file_run`]: one file of `run`, its oracle run and its
+//!   records; [`execute`]: one case file through an oracle, bisected
+//!   ([`bisect`]) when it fails; [`stream`]: large files read, run and
+//!   compared element by element.
 //! - [`oracle`]: running an oracle on one batch: a shell command in a
-//!   process group of its own, under a timeout, or our own batch in
-//!   process.
+//!   process group of its own, under a timeout and an output cap, or our
+//!   own batch in process.
+//! - [`judge`]: each pair of elements judged, weighed against the ledger
+//!   in use, and made a record.
 //!
 //! What they are built from:
-//! - [`golden`]: the golden format, and reading any result array as raw
-//!   element bytes; [`cases`]: a case file's cases, lines, ops and
-//!   identities ([`identity`]).
+//! - [`record`]: one record per case, everything any report needs;
+//!   [`report`]: the sink that tallies, groups and spools records, and the
+//!   human, JSON, JUnit, Markdown and HTML formats.
+//! - [`ledger`]: a port's known divergences; [`identity`]: stable case
+//!   identities and fingerprints.
 //! - [`compare`]: the verdict on one element: identical, same value with
 //!   different bytes ([`explain`] says why), or different (with JSON
-//!   Pointers, [`pointer`](mod@pointer)).
-//! - [`record`]: one record per case, everything any report needs;
-//!   [`ledger`]: a port's known divergences; [`report`]: human, JSON and
-//!   JUnit reports from records.
-//! - [`raw`]: how an element is written, for explanations and
-//!   pretty-printing; [`textdiff`]: unified diffs of two elements;
-//!   [`redact`]: secrets kept out of reports.
-//! - [`lint`]: what a case file must not hold (placeholders, nameless or
-//!   twice-named cases, names of another op, repeated cases).
-//! - [`bisect`]: the cases that make an oracle fail; [`execute`]: one
-//!   case file through an oracle, bisected when it fails; [`file_run`]:
-//!   one file of `run`, its oracle run and its records; [`pool`]: oracle
-//!   runs in parallel (`--jobs`), results taken in order; [`files`]: the
-//!   one way files are written.
+//!   Pointers, [`pointer`](mod@pointer)); [`raw`]: how an element is
+//!   written; [`textdiff`]: unified diffs.
+//! - [`golden`]: the golden format; [`cases`]: a case file's cases, lines,
+//!   ops and identities; [`scan`]: the one reader of JSON arrays, element
+//!   by element, from any source.
+//! - [`redact`]: secrets kept out of reports; [`lint`]: what a case file
+//!   must not hold; [`files`]: the one way files are written; [`error`]:
+//!   the input error every command reports as exit status 2.
 
 pub mod accept;
 pub mod arrays;
@@ -44,6 +53,7 @@ pub mod cases;
 pub mod compare;
 pub mod corpus;
 pub mod delta;
+pub mod error;
 pub mod execute;
 pub mod explain;
 pub mod file_run;
@@ -51,6 +61,7 @@ pub mod files;
 pub mod glob;
 pub mod golden;
 pub mod identity;
+pub mod judge;
 pub mod ledger;
 pub mod lint;
 pub mod merge;

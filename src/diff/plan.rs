@@ -15,10 +15,10 @@
 use std::fs::File;
 use std::ops::Range;
 
-use super::arrays::InputError;
 use super::case_stream::{hash_reader, ElementStream, Step};
 use super::cases::{op_of, CaseFile};
 use super::corpus::{Corpus, Entry as FileEntry, Shard};
+use super::error::InputError;
 use super::identity::fnv1a;
 use super::report::{CorpusInfo, ShardInfo};
 use crate::js::{self, TextMode};

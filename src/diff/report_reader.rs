@@ -10,7 +10,7 @@ use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use super::arrays::InputError;
+use super::error::InputError;
 use super::record::CaseRecord;
 use super::report::head::{corpus_from_json, ledger_from_json, shard_from_json, size, string};
 use super::report::{CorpusInfo, FileInfo, LedgerInfo, Problem, ShardInfo, Tally};

@@ -20,7 +20,20 @@
 
 use std::io::{self, Read};
 
-use super::golden::NotAnArray;
+/// Why bytes could not be read as a result array.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotAnArray {
+    /// What serde_json said, or that the text is not an array.
+    pub reason: String,
+}
+
+impl std::fmt::Display for NotAnArray {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.reason)
+    }
+}
+
+impl std::error::Error for NotAnArray {}
 
 /// How much is read at a time.
 const CHUNK: usize = 64 * 1024;

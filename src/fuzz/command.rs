@@ -9,7 +9,7 @@ use super::outcome::Outcome;
 use super::regression::{FileStatus, RegressionFile};
 use super::runner::{fuzz, BatchOracle, DivergenceGroup, FuzzConfig, FuzzReport};
 use super::tree::Node;
-use crate::diff::arrays::InputError;
+use crate::diff::error::InputError;
 use crate::diff::oracle::{FailureKind, Oracle, OracleFailure, OracleOptions};
 use crate::js::{to_json, JsString, Object, Value};
 use crate::ops::OPS;

@@ -18,7 +18,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use super::arrays::InputError;
+use super::error::InputError;
 use super::identity::{fnv1a, CaseId, CaseKey};
 use super::record::{CaseRecord, CaseState};
 use super::report::spool::Spool;

@@ -256,7 +256,7 @@ pub fn oracle_failure(
 ) -> CaseRecord {
     let item = case.items.get(index);
     let id = item.map_or_else(
-        || crate::diff::run::position_id(file, index),
+        || crate::diff::identity::position_id(file, index),
         |item| item.id.clone(),
     );
     let op = item.and_then(|item| item.op.clone());

@@ -3,14 +3,9 @@
 //! which positions are selected, and whether two cases share an identity
 //! (which a ledger cannot tell apart).
 
-use std::collections::hash_map::DefaultHasher;
-use std::collections::hash_map::Entry;
-use std::collections::HashMap;
-use std::hash::{Hash, Hasher};
 use std::io::Read;
 
-use crate::diff::cases::CaseItem;
-use crate::diff::identity::CaseKey;
+use crate::diff::cases::{CaseItem, Duplicates};
 use crate::diff::scan::{ElementReader, Mode, ReadError};
 
 /// One case: what the case file says of it, and its raw bytes.
@@ -68,53 +63,6 @@ impl<R: Read> CaseReader<R> {
     /// How many cases were read so far.
     pub fn cases_read(&self) -> usize {
         self.elements.elements_read()
-    }
-}
-
-/// Two cases of one file known by one identity, found while reading the
-/// file: each case costs a hash of its key and two numbers, not its key.
-/// Two different keys with one 64-bit hash would pass for one (about one
-/// chance in 10^7 for a file of a million cases).
-#[derive(Debug, Default)]
-pub struct Duplicates {
-    /// Each key's hash: the first case that had it (index, line).
-    seen: HashMap<u64, (usize, usize)>,
-    /// The first case whose key was seen before, with the case before, as
-    /// a message naming both.
-    found: Option<String>,
-}
-
-impl Duplicates {
-    /// Notes the case at `index` (cases come in order).
-    pub fn see(&mut self, index: usize, item: &CaseItem) {
-        if self.found.is_some() {
-            return;
-        }
-        let mut hasher = DefaultHasher::new();
-        match &item.id.key {
-            CaseKey::Name(name) => (0u8, name).hash(&mut hasher),
-            CaseKey::Hash(hash) => (1u8, hash).hash(&mut hasher),
-        }
-        match self.seen.entry(hasher.finish()) {
-            Entry::Occupied(first) => {
-                let (first, first_line) = *first.get();
-                self.found = Some(format!(
-                    "cases #{first} (line {first_line}) and #{index} (line {}) of {} are both \
-                     known as {}; a ledger needs each case's name to be unique within its file",
-                    item.line, item.id.file, item.id
-                ));
-                self.seen = HashMap::new();
-            }
-            Entry::Vacant(slot) => {
-                slot.insert((index, item.line));
-            }
-        }
-    }
-
-    /// The first two cases that share an identity, as a message naming
-    /// both.
-    pub fn message(&self) -> Option<&str> {
-        self.found.as_deref()
     }
 }
 

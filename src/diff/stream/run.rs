@@ -16,15 +16,17 @@
 use std::fs::File;
 use std::io::{self, BufWriter, Seek, Write};
 
-use super::cases::{CaseReader, Duplicates};
+use super::cases::CaseReader;
 use super::pair::{compare_case, Pair};
-use crate::diff::arrays::{self, InputError};
+use crate::diff::arrays;
+use crate::diff::cases::Duplicates;
 use crate::diff::corpus::Entry as FileEntry;
+use crate::diff::error::InputError;
+use crate::diff::judge::LedgerUse;
 use crate::diff::ledger::Ledger;
 use crate::diff::oracle::{Oracle, OracleOptions};
 use crate::diff::plan::{self, Part, Selection};
 use crate::diff::report::Consumer;
-use crate::diff::run::LedgerUse;
 use crate::diff::scan::{ElementReader, Mode, ReadError};
 
 /// Files at least this large (case file or golden) are streamed, unless

@@ -1,0 +1,193 @@
+//! A run's verdicts: each pair of a golden's and a result's elements
+//! judged (identical, same value, different, missing, extra), weighed
+//! against the ledger in use, and made a record or only counted; and the
+//! ledger in use, which notes the cases it met so that a full run can name
+//! the entries whose case is gone. `run`, `accept` and `compare` judge
+//! through here, whether a file is held in memory or streamed.
+
+use std::collections::HashSet;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use super::cases::CaseFile;
+use super::compare::{compare_elements, Comparison, Verdict};
+use super::error::InputError;
+use super::identity::{position_id, CaseId};
+use super::ledger::{self, Entry, Ledger};
+use super::record::build::{self, Compared};
+use super::record::CaseState;
+use super::report::{Consumer, LedgerInfo};
+
+/// A ledger in use, and what a run learns about its entries.
+#[derive(Debug)]
+pub struct LedgerUse {
+    /// Where it is.
+    pub path: PathBuf,
+    /// Its entries.
+    pub ledger: Ledger,
+    /// Entries whose case was found.
+    seen: HashSet<CaseId>,
+    /// Files whose cases could not be read: their entries are not
+    /// orphaned, only unknown.
+    unknown: HashSet<String>,
+}
+
+impl LedgerUse {
+    /// A ledger at `path`.
+    pub fn new(path: PathBuf, ledger: Ledger) -> Self {
+        LedgerUse {
+            path,
+            ledger,
+            seen: HashSet::new(),
+            unknown: HashSet::new(),
+        }
+    }
+
+    /// Opens the ledger: `explicit` (`--ledger`) must exist unless
+    /// `create`; otherwise the default beside `cases` is used when it
+    /// exists (or, with `create`, made).
+    pub fn open(
+        explicit: Option<&Path>,
+        cases: &Path,
+        create: bool,
+    ) -> Result<Option<Self>, InputError> {
+        let (path, given) = match explicit {
+            Some(path) => (path.to_path_buf(), true),
+            None => (ledger::default_path(cases), false),
+        };
+        if path.exists() {
+            return Ok(Some(LedgerUse::new(path.clone(), Ledger::load(&path)?)));
+        }
+        if create {
+            return Ok(Some(LedgerUse::new(path, Ledger::default())));
+        }
+        if given {
+            return Err(InputError::new(format!(
+                "the ledger {} does not exist (`parity-diff accept` creates it)",
+                path.display()
+            )));
+        }
+        Ok(None)
+    }
+
+    /// What reports say about the ledger.
+    pub fn info(&self) -> LedgerInfo {
+        LedgerInfo {
+            path: self.path.display().to_string(),
+            fingerprint: self.ledger.fingerprint(),
+            entries: self.ledger.entries().cloned().collect(),
+        }
+    }
+
+    /// Notes the cases of a file that was read.
+    pub fn saw_file(&mut self, file: &CaseFile) {
+        if !file.is_array {
+            self.unknown.insert(file.file.clone());
+            return;
+        }
+        for item in &file.items {
+            self.saw_case(&item.id);
+        }
+    }
+
+    /// Notes a case that was read.
+    pub fn saw_case(&mut self, id: &CaseId) {
+        if self.ledger.get(id).is_some() {
+            self.seen.insert(id.clone());
+        }
+    }
+
+    /// Notes cases whose records carried their entry (those known only
+    /// by position included).
+    pub fn saw_entries(&mut self, ids: impl IntoIterator<Item = CaseId>) {
+        self.seen.extend(ids);
+    }
+
+    /// Notes a file whose cases could not be read.
+    pub fn unreadable(&mut self, file: &str) {
+        self.unknown.insert(file.to_owned());
+    }
+
+    /// The entries whose case was not found (meaningful after a full run).
+    pub fn orphans(&self) -> Vec<&Entry> {
+        self.ledger
+            .entries()
+            .filter(|entry| {
+                !self.seen.contains(&entry.id) && !self.unknown.contains(&entry.id.file)
+            })
+            .collect()
+    }
+}
+
+/// One file's cases against their golden, every case given as its
+/// position in the case file and its two elements.
+pub fn compare_file<'a, C: Consumer>(
+    consumer: &mut C,
+    file: &str,
+    cases: Option<&CaseFile>,
+    ledger: Option<&Ledger>,
+    semantic: bool,
+    pairs: impl Iterator<Item = (usize, Option<&'a [u8]>, Option<&'a [u8]>)>,
+) -> io::Result<()> {
+    for (index, golden, actual) in pairs {
+        let comparison = match (golden, actual) {
+            (Some(g), Some(a)) => compare_elements(g, a),
+            (None, None) => continue,
+            (g, _) => Comparison {
+                verdict: if g.is_some() {
+                    Verdict::Missing
+                } else {
+                    Verdict::Extra
+                },
+                golden: None,
+                actual: None,
+            },
+        };
+        let item = cases.and_then(|cases| cases.items.get(index));
+        let op = item.and_then(|item| item.op.as_deref());
+        if !consumer.wants_passing() {
+            // Most cases of a run pass: a report that does not list them
+            // only counts them, unless the ledger expects a divergence;
+            // and one that explains nothing (--quiet) only counts failures.
+            let has_entry = ledger.is_some_and(|ledger| match item {
+                Some(item) => ledger.get(&item.id).is_some(),
+                None => ledger.get(&position_id(file, index)).is_some(),
+            });
+            if matches!(comparison.verdict, Verdict::Identical) && !has_entry {
+                consumer.counted(op, CaseState::Passed)?;
+                continue;
+            }
+            if ledger.is_none() && !consumer.explains() {
+                let passes = comparison.verdict.passes(semantic);
+                let state = if passes {
+                    CaseState::Passed
+                } else {
+                    CaseState::Failed
+                };
+                consumer.counted(op, state)?;
+                continue;
+            }
+        }
+        let compared = Compared {
+            index,
+            line: item.map(|item| item.line),
+            id: item.map_or_else(|| position_id(file, index), |item| item.id.clone()),
+            op: item.and_then(|item| item.op.clone()),
+            raw_case: cases.and_then(|cases| cases.raw(index)),
+            golden,
+            actual,
+            comparison,
+        };
+        let needs = build::Needs {
+            semantic,
+            explain: consumer.explains(),
+            fingerprint: consumer.fingerprints(),
+            passing: consumer.wants_passing(),
+        };
+        let record = build::record(file, compared, needs, ledger, |record| {
+            consumer.wants_detail(record)
+        });
+        consumer.case(record)?;
+    }
+    Ok(())
+}
