@@ -7,11 +7,11 @@ use std::path::{Path, PathBuf};
 
 use super::golden::{split_elements, NotAnArray};
 use super::judge::LedgerUse;
+use super::judge::{compare_case, Pair};
 use super::report::{Consumer, FileInfo, ReportOptions, RunInfo, Sink, Totals};
 use super::scan::{ElementReader, Mode, ReadError};
 use super::stream::cases::{CaseReader, Watch};
 use super::stream::gate::Gate;
-use super::stream::pair::{compare_case, Pair};
 
 pub use super::error::InputError;
 

@@ -151,6 +151,15 @@ impl CaseFile {
     }
 }
 
+/// One case: what the case file says of it, and its raw bytes.
+#[derive(Debug, Clone, Copy)]
+pub struct Case<'a> {
+    /// Its position, line, op and identity.
+    pub item: &'a CaseItem,
+    /// Its bytes, as they stand in the file.
+    pub raw: &'a [u8],
+}
+
 /// Two cases of one file known by one identity, found while reading the
 /// file: each case costs a hash of its key and two numbers, not its key.
 /// Two different keys with one 64-bit hash would pass for one (about one

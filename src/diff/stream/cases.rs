@@ -5,17 +5,8 @@
 
 use std::io::Read;
 
-use crate::diff::cases::{CaseItem, Duplicates};
+use crate::diff::cases::{Case, CaseItem, Duplicates};
 use crate::diff::scan::{ElementReader, Mode, ReadError};
-
-/// One case: what the case file says of it, and its raw bytes.
-#[derive(Debug, Clone, Copy)]
-pub struct Case<'a> {
-    /// Its position, line, op and identity.
-    pub item: &'a CaseItem,
-    /// Its bytes, as they stand in the file.
-    pub raw: &'a [u8],
-}
 
 /// The cases of a case file, one at a time (see
 /// [`Mode::Lenient`] for what is read as a case).

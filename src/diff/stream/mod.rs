@@ -6,12 +6,10 @@
 //!
 //! - [`cases`]: a case file's cases one at a time, and what a pass over
 //!   them learns (the selected positions, two cases with one identity).
-//! - [`pair`]: one case against its golden, its record to the report.
 //! - [`run`](mod@run): `run`'s large files, streamed through the oracle.
 //! - [`gate`]: a report held back until every input has been read whole,
 //!   since an input found malformed at its last byte must leave no report.
 
 pub mod cases;
 pub mod gate;
-pub mod pair;
 pub mod run;

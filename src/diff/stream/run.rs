@@ -17,12 +17,12 @@ use std::fs::File;
 use std::io::{self, BufWriter, Seek, Write};
 
 use super::cases::CaseReader;
-use super::pair::{compare_case, Pair};
 use crate::diff::arrays;
 use crate::diff::cases::Duplicates;
 use crate::diff::corpus::Entry as FileEntry;
 use crate::diff::error::InputError;
 use crate::diff::judge::LedgerUse;
+use crate::diff::judge::{compare_case, Pair};
 use crate::diff::ledger::Ledger;
 use crate::diff::oracle::{Oracle, OracleOptions};
 use crate::diff::plan::{self, Part, Selection};
