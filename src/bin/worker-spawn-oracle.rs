@@ -59,6 +59,7 @@ static NOTE_STDOUT: extern "C" fn() = {
 };
 
 fn main() -> ExitCode {
+    batch::allocator::limit_malloc_arenas();
     let cli = Cli::parse();
     ExitCode::from(match cli.mode {
         None | Some(Mode::Batch) => batch::run_stdio(),

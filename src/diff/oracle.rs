@@ -32,9 +32,10 @@ use std::time::Duration;
 use crate::batch;
 use crate::scratch::ScratchScope;
 
+pub use crate::batch::allocator::limit_malloc_arenas;
 use command::{Captured, Input};
 pub use groups::stopping;
-pub use signals::{install_signal_handlers, limit_malloc_arenas, SignalGuard};
+pub use signals::{install_signal_handlers, SignalGuard};
 
 /// Which oracle produces the results.
 #[derive(Debug, Clone, PartialEq, Eq)]

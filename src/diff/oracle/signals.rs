@@ -47,22 +47,6 @@ impl Drop for SignalGuard {
     }
 }
 
-/// Makes every thread allocate from one glibc malloc arena. glibc gives
-/// each thread that allocates an arena of its own, and each reserves
-/// 64 MiB of address space: with the report's thread, the in-process
-/// oracle's and an oracle command's readers that made parity-diff's
-/// address space 360 MB before any work, so that under `ulimit -v 256M`
-/// our own batch's thread could not start. Small blocks still come from
-/// each thread's own cache without a lock. Call it first, before any
-/// thread starts.
-pub fn limit_malloc_arenas() {
-    #[cfg(target_env = "gnu")]
-    // SAFETY: mallopt changes a setting of the allocator; no thread runs yet.
-    unsafe {
-        libc::mallopt(libc::M_ARENA_MAX, 1);
-    }
-}
-
 /// Installs the handlers for SIGINT, SIGTERM and SIGHUP; they stay until
 /// the guard is dropped. Call it once, before any oracle runs.
 pub fn install_signal_handlers() -> io::Result<SignalGuard> {
