@@ -18,6 +18,7 @@ pub mod html;
 pub mod human;
 pub mod json;
 pub mod junit;
+pub mod kept;
 pub mod markdown;
 pub mod spool;
 
@@ -308,8 +309,11 @@ pub trait Render {
         file: &FileInfo,
         problem: &Problem,
     ) -> io::Result<()>;
-    /// The file ends.
-    fn end_file(&mut self, out: &mut dyn Write, file: &FileInfo, tally: &Tally) -> io::Result<()>;
+    /// The file ends (a format that writes at its end ignores it).
+    fn end_file(&mut self, out: &mut dyn Write, file: &FileInfo, tally: &Tally) -> io::Result<()> {
+        let _ = (out, file, tally);
+        Ok(())
+    }
     /// The report ends; `extra` is a member a command adds to a JSON
     /// report before its summary.
     fn finish(

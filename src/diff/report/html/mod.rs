@@ -26,7 +26,8 @@ use std::collections::{BTreeSet, HashMap};
 use std::io::{self, Write};
 
 use super::groups::SHOWN_IN_FULL;
-use super::{Aggregates, FileInfo, Problem, Render, Tally, NO_OP};
+use super::kept::KeptProblems;
+use super::{Aggregates, FileInfo, Problem, Render, NO_OP};
 use crate::diff::record::{CaseRecord, CaseState};
 use crate::js::Value;
 
@@ -79,8 +80,7 @@ pub struct Html {
     groups: HashMap<String, GroupSeen>,
     ops: HashMap<String, OpSeen>,
     briefs: usize,
-    problems: Vec<(FileInfo, Problem)>,
-    problems_left_out: usize,
+    problems: KeptProblems,
 }
 
 impl Html {
@@ -135,21 +135,8 @@ impl Render for Html {
         file: &FileInfo,
         problem: &Problem,
     ) -> io::Result<()> {
-        if self.problems.len() >= MAX_PROBLEMS {
-            self.problems_left_out += 1;
-            return Ok(());
-        }
-        let problem = problem.with_stderr_cut(STDERR_CHARS);
-        self.problems.push((file.clone(), problem));
-        Ok(())
-    }
-
-    fn end_file(
-        &mut self,
-        _out: &mut dyn Write,
-        _file: &FileInfo,
-        _tally: &Tally,
-    ) -> io::Result<()> {
+        self.problems
+            .keep(file, problem, MAX_PROBLEMS, STDERR_CHARS);
         Ok(())
     }
 

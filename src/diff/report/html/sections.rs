@@ -13,13 +13,13 @@ use crate::diff::report::{Aggregates, Problem, NO_OP};
 use crate::js::{self, Value};
 
 pub(super) fn problems_section(html: &Html) -> String {
-    if html.problems.is_empty() {
+    if html.problems.kept.is_empty() {
         return String::new();
     }
     let mut out = String::from(
         "<section id=\"errors\" data-section>\n<h2>Files that could not be compared</h2>\n",
     );
-    for (file, problem) in &html.problems {
+    for (file, problem) in &html.problems.kept {
         let name = file.name.as_deref().unwrap_or("-");
         let words = match problem {
             Problem::Error { message, .. } => message.clone(),
@@ -78,11 +78,11 @@ pub(super) fn problems_section(html: &Html) -> String {
             esc(name),
         );
     }
-    if html.problems_left_out > 0 {
+    if html.problems.left_out > 0 {
         let _ = writeln!(
             out,
             "<p class=\"note\">… and {} more not shown (the JSON report lists them all)</p>",
-            cases(html.problems_left_out, "problem")
+            cases(html.problems.left_out, "problem")
         );
     }
     out.push_str("<p class=\"none\" hidden>No error matches the filter.</p>\n</section>\n");

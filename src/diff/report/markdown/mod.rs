@@ -20,7 +20,8 @@ use std::io::{self, Write};
 
 use super::groups::{Group, GroupKey, SHOWN_IN_FULL};
 use super::human::{cases, DIFF_LINES};
-use super::{detail, Aggregates, FileInfo, Problem, Render, ReportOptions, Tally, NO_OP};
+use super::kept::KeptProblems;
+use super::{detail, Aggregates, FileInfo, Problem, Render, ReportOptions, NO_OP};
 use crate::diff::record::{CaseRecord, CaseState};
 use crate::js::Value;
 use text::{code, fence, Document, Part};
@@ -38,8 +39,7 @@ pub struct Markdown {
     paths: HashMap<String, String>,
     /// A lone comparison's case file path.
     lone_path: Option<String>,
-    problems: Vec<(FileInfo, Problem)>,
-    more_problems: usize,
+    problems: KeptProblems,
 }
 
 /// An op whose every case failed with the port throwing one message.
@@ -93,14 +93,13 @@ impl Markdown {
             max_failures: options.max_failures,
             paths: HashMap::new(),
             lone_path: None,
-            problems: Vec::new(),
-            more_problems: 0,
+            problems: KeptProblems::default(),
         }
     }
 
     /// The file problems kept, and how many more there were.
     pub fn problems(&self) -> (&[(FileInfo, Problem)], usize) {
-        (&self.problems, self.more_problems)
+        (&self.problems.kept, self.problems.left_out)
     }
 
     /// The case file path of a record's file, as given, when known.
@@ -145,6 +144,7 @@ impl Markdown {
     fn problem_blocks(&self, doc: &mut Document) {
         let (errors, others): (Vec<_>, Vec<_>) = self
             .problems
+            .kept
             .iter()
             .partition(|(_, problem)| matches!(problem, Problem::Error { .. }));
         for (at, (file, problem)) in errors.iter().enumerate() {
@@ -208,12 +208,12 @@ impl Markdown {
             }
             doc.push(Part::Problem, out);
         }
-        if self.more_problems > 0 {
+        if self.problems.left_out > 0 {
             doc.push(
                 Part::Problem,
                 format!(
                     "… and {} more not shown.\n\n",
-                    cases(self.more_problems, "file problem")
+                    cases(self.problems.left_out, "file problem")
                 ),
             );
         }
@@ -376,21 +376,8 @@ impl Render for Markdown {
         file: &FileInfo,
         problem: &Problem,
     ) -> io::Result<()> {
-        if self.problems.len() == MAX_PROBLEMS {
-            self.more_problems += 1;
-            return Ok(());
-        }
-        let problem = problem.with_stderr_cut(STDERR_CHARS);
-        self.problems.push((file.clone(), problem));
-        Ok(())
-    }
-
-    fn end_file(
-        &mut self,
-        _out: &mut dyn Write,
-        _file: &FileInfo,
-        _tally: &Tally,
-    ) -> io::Result<()> {
+        self.problems
+            .keep(file, problem, MAX_PROBLEMS, STDERR_CHARS);
         Ok(())
     }
 
