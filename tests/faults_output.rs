@@ -4,14 +4,14 @@
 
 mod support;
 
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use support::faults::{
     is_complete_array, names, oracle_command, private_tmpdir, run_measured, scratch_dirs, signal,
-    PREFIX,
+    spawn_fed, PREFIX,
 };
 
 /// `count` cases with 3 KB results each, needing no scratch directory.
@@ -202,16 +202,13 @@ fn a_closed_or_full_stdout_exits_1_and_a_reader_that_leaves_is_quiet() {
     );
     assert_eq!((null.status.code(), null.stderr.as_str()), (Some(0), ""));
 
-    let mut child = oracle_command(tmp.path(), ":")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(large_batch().as_bytes());
-    });
+    let (mut child, writer) = spawn_fed(
+        tmp.path(),
+        ":",
+        large_batch().into_bytes(),
+        Stdio::piped(),
+        Stdio::piped(),
+    );
     let mut head = [0; 10];
     child.stdout.take().unwrap().read_exact(&mut head).unwrap();
     // The reader goes away.
@@ -234,20 +231,17 @@ fn a_signal_while_results_are_written_never_ends_with_0() {
         (libc::SIGHUP, 129),
     ] {
         let tmp = private_tmpdir();
-        let mut child = oracle_command(tmp.path(), ":")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut stdin = child.stdin.take().unwrap();
         let input = format!(
             r#"[{{"op":"preflight","mkdirs":["a"],"cwd":"$DIR/a"}},{}]"#,
             large_cases(1000)
         );
-        let writer = std::thread::spawn(move || {
-            let _ = stdin.write_all(input.as_bytes());
-        });
+        let (mut child, writer) = spawn_fed(
+            tmp.path(),
+            ":",
+            input.into_bytes(),
+            Stdio::piped(),
+            Stdio::piped(),
+        );
         let mut stdout = child.stdout.take().unwrap();
         let mut first = [0; 1];
         stdout.read_exact(&mut first).unwrap();

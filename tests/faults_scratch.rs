@@ -11,7 +11,7 @@ use std::process::Stdio;
 
 use support::faults::{
     names, oracle_command, private_tmpdir, run_measured, scratch_dirs, scratch_heavy_batch, signal,
-    wait_until, PREFIX,
+    spawn_fed, wait_until, PREFIX,
 };
 
 /// `d/d/…`, `levels` deep.
@@ -91,17 +91,8 @@ fn sigterm_at_any_moment_of_a_scratch_heavy_batch_leaves_nothing() {
     let mut finished_first = 0;
     for attempt in 0..8u64 {
         let tmp = private_tmpdir();
-        let mut child = oracle_command(tmp.path(), ":")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut stdin = child.stdin.take().unwrap();
         let bytes = input.clone().into_bytes();
-        let writer = std::thread::spawn(move || {
-            let _ = stdin.write_all(&bytes);
-        });
+        let (child, writer) = spawn_fed(tmp.path(), ":", bytes, Stdio::null(), Stdio::piped());
         std::thread::sleep(std::time::Duration::from_millis(attempt * 12));
         signal(&child, libc::SIGTERM);
         let output = child.wait_with_output().unwrap();
@@ -174,17 +165,8 @@ fn leftovers_of_killed_processes_are_collected_and_nothing_else() {
     // Three processes killed mid-batch.
     let input = scratch_heavy_batch(50_000);
     for _ in 0..3 {
-        let mut child = oracle_command(tmp.path(), ":")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut stdin = child.stdin.take().unwrap();
         let bytes = input.clone().into_bytes();
-        let writer = std::thread::spawn(move || {
-            let _ = stdin.write_all(&bytes);
-        });
+        let (mut child, writer) = spawn_fed(tmp.path(), ":", bytes, Stdio::null(), Stdio::null());
         // It collects the last one's leftovers, then makes its own.
         let earlier = scratch_dirs(tmp.path());
         assert!(wait_until(|| scratch_dirs(tmp.path())
@@ -249,17 +231,9 @@ fn thirty_two_concurrent_processes_never_take_each_others_directories() {
     let expected = format!("[{}]", vec![r#"{"defined":false}"#; 300].join(","));
     let runs: Vec<_> = (0..32)
         .map(|_| {
-            let mut child = oracle_command(tmp.path(), ":")
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .spawn()
-                .unwrap();
-            let mut stdin = child.stdin.take().unwrap();
             let bytes = input.clone().into_bytes();
-            std::thread::spawn(move || {
-                let _ = stdin.write_all(&bytes);
-            });
+            let (child, _writer) =
+                spawn_fed(tmp.path(), ":", bytes, Stdio::piped(), Stdio::piped());
             child
         })
         .collect();

@@ -57,6 +57,29 @@ pub fn oracle_command(tmpdir: &Path, limits: &str) -> Command {
     command
 }
 
+/// Starts the oracle (after `limits`, as [`oracle_command`]) with stdout
+/// and stderr as given, and feeds it `input` from a thread of its own, so
+/// that the test can watch it, read it or signal it mid-batch.
+pub fn spawn_fed(
+    tmpdir: &Path,
+    limits: &str,
+    input: Vec<u8>,
+    stdout: Stdio,
+    stderr: Stdio,
+) -> (Child, std::thread::JoinHandle<()>) {
+    let mut child = oracle_command(tmpdir, limits)
+        .stdin(Stdio::piped())
+        .stdout(stdout)
+        .stderr(stderr)
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    (child, writer)
+}
+
 /// What a finished run did, with its peak resident memory.
 pub struct Run {
     pub status: ExitStatus,
