@@ -19,17 +19,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use support::{golden_of, run, Corpus};
+use support::{golden_of, root, run, Corpus, EXAMPLE_PORT};
 use worker_spawn_oracle::js::{JsonReader, TextMode, Value};
-
-const PORT: &str = "python3 examples/partial_port.py";
 
 /// How long one page may take to load and dump.
 const BROWSER_DEADLINE: Duration = Duration::from_secs(90);
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
 
 /// The Chromium to drive: `$CHROMIUM`, or the first of the usual names
 /// on the PATH.
@@ -360,7 +354,7 @@ fn fixture() -> Fixture {
             "--ledger",
             ledger,
             "--oracle",
-            PORT,
+            EXAMPLE_PORT,
             "--filter",
             "protocol.json",
             "--op",
@@ -376,7 +370,13 @@ fn fixture() -> Fixture {
         let ran = run(
             root(),
             &[
-                "run", "--ledger", ledger, "--oracle", PORT, "--format", format,
+                "run",
+                "--ledger",
+                ledger,
+                "--oracle",
+                EXAMPLE_PORT,
+                "--format",
+                format,
             ],
         );
         assert_eq!(ran.code, 1, "{}", ran.stderr);

@@ -9,13 +9,7 @@ mod support;
 
 use std::path::Path;
 
-use support::{assert_markdown_well_formed, golden_of, run_with, Corpus, Ran};
-
-const PORT: &str = "python3 examples/partial_port.py";
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
+use support::{assert_markdown_well_formed, golden_of, root, run_with, Corpus, Ran, EXAMPLE_PORT};
 
 fn in_actions(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Ran {
     let mut all = vec![("GITHUB_ACTIONS", "true")];
@@ -48,13 +42,17 @@ fn distinct_failures(count: usize, size: usize) -> Corpus {
 fn the_example_port_gets_ten_annotations_and_a_notice() {
     let plain = run_with(
         root(),
-        &["run", "--oracle", PORT, "--format", "json"],
+        &["run", "--oracle", EXAMPLE_PORT, "--format", "json"],
         b"",
         &[],
     );
     assert_eq!(plain.code, 1, "{}", plain.stderr);
     assert_eq!(plain.stderr, "");
-    let ran = in_actions(root(), &["run", "--oracle", PORT, "--format", "json"], &[]);
+    let ran = in_actions(
+        root(),
+        &["run", "--oracle", EXAMPLE_PORT, "--format", "json"],
+        &[],
+    );
     assert_eq!(ran.code, 1, "{}", ran.stderr);
     // The report on stdout is the same; the annotations are on stderr.
     assert_eq!(ran.stdout, plain.stdout);

@@ -12,14 +12,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use support::{run, Ran};
+use support::{root, run, Ran};
 
 fn oracle() -> &'static str {
     env!("CARGO_BIN_EXE_worker-spawn-oracle")
-}
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
 /// Our oracle, except that it crashes on any batch holding the case

@@ -13,7 +13,7 @@
 #[path = "parity_diff_support/mod.rs"]
 mod support;
 
-use support::{run_with, Corpus, Ran};
+use support::{require_python3, run_with, Corpus, Ran};
 
 /// The partial port: our oracle's results, with readyTimeoutMs values
 /// one too high (except for "ready: in range" when PORT_MODE has
@@ -52,17 +52,9 @@ const B: &str = r#"[
 
 const ORACLE: &str = env!("CARGO_BIN_EXE_worker-spawn-oracle");
 
-fn python3() {
-    let found = std::process::Command::new("python3")
-        .arg("--version")
-        .output()
-        .is_ok_and(|output| output.status.success());
-    assert!(found, "these tests need python3 on the PATH");
-}
-
 /// A corpus with goldens from our own oracle, and the port beside it.
 fn corpus() -> Corpus {
-    python3();
+    require_python3();
     let corpus = Corpus::new();
     corpus.case("a.json", A).case("b.json", B);
     support::write(corpus.join("port.py"), PORT);

@@ -6,24 +6,10 @@
 #[path = "parity_diff_support/mod.rs"]
 mod support;
 
-use std::path::Path;
-
-use support::{assert_markdown_well_formed, golden_of, run, Corpus};
+use support::{
+    assert_markdown_well_formed, golden_of, require_python3, root, run, Corpus, EXAMPLE_PORT,
+};
 use worker_spawn_oracle::js::{self, TextMode, Value};
-
-const PORT: &str = "python3 examples/partial_port.py";
-
-fn python3() {
-    let found = std::process::Command::new("python3")
-        .arg("--version")
-        .output()
-        .is_ok_and(|output| output.status.success());
-    assert!(found, "these tests need python3 on the PATH");
-}
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
 
 fn number(value: &Value) -> usize {
     value.as_number().unwrap() as usize
@@ -61,11 +47,17 @@ fn counts(report: &str) -> (Vec<(String, [usize; 3])>, [usize; 3]) {
 
 #[test]
 fn the_example_ports_markdown_report() {
-    python3();
-    let json = run(root(), &["run", "--oracle", PORT, "--format", "json"]);
+    require_python3();
+    let json = run(
+        root(),
+        &["run", "--oracle", EXAMPLE_PORT, "--format", "json"],
+    );
     assert_eq!(json.code, 1, "{}", json.stderr);
     let (ops, [passed, failed, accepted]) = counts(&json.stdout);
-    let ran = run(root(), &["run", "--oracle", PORT, "--format", "markdown"]);
+    let ran = run(
+        root(),
+        &["run", "--oracle", EXAMPLE_PORT, "--format", "markdown"],
+    );
     assert_eq!(ran.code, 1, "{}", ran.stderr);
     assert_eq!(ran.stderr, "");
     let md = &ran.stdout;

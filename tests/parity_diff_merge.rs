@@ -7,14 +7,8 @@ mod support;
 
 use std::path::{Path, PathBuf};
 
-use support::{golden_of, run, write, Corpus, Ran};
+use support::{golden_of, root, run, write, Corpus, Ran, EXAMPLE_PORT};
 use worker_spawn_oracle::js::{self, TextMode, Value};
-
-const PORT: &str = "python3 examples/partial_port.py";
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
 
 /// The JSON report's members after its head: everything a merge must
 /// reproduce.
@@ -67,7 +61,10 @@ fn the_bundled_corpus_in_four_shards_merges_into_the_unsharded_run() {
         "needs python3"
     );
     let out = tempfile::tempdir().unwrap();
-    let whole = run(root(), &["run", "--oracle", PORT, "--format", "json"]);
+    let whole = run(
+        root(),
+        &["run", "--oracle", EXAMPLE_PORT, "--format", "json"],
+    );
     assert_eq!(whole.code, 1, "{}", whole.stderr);
     let shards: Vec<Ran> = (1..=4)
         .map(|k| {
@@ -75,7 +72,13 @@ fn the_bundled_corpus_in_four_shards_merges_into_the_unsharded_run() {
             let ran = run(
                 root(),
                 &[
-                    "run", "--oracle", PORT, "--format", "json", "--shard", &shard,
+                    "run",
+                    "--oracle",
+                    EXAMPLE_PORT,
+                    "--format",
+                    "json",
+                    "--shard",
+                    &shard,
                 ],
             );
             assert_eq!(ran.code, 1, "{shard}: {}", ran.stderr);
@@ -148,7 +151,10 @@ fn the_bundled_corpus_in_four_shards_merges_into_the_unsharded_run() {
 
     // Every format renders the merged records as the run's own.
     for format in ["human", "junit"] {
-        let unsharded = run(root(), &["run", "--oracle", PORT, "--format", format]);
+        let unsharded = run(
+            root(),
+            &["run", "--oracle", EXAMPLE_PORT, "--format", format],
+        );
         let merged = merge(root(), &paths, format);
         assert_eq!(merged.code, 1, "{format}: {}", merged.stderr);
         assert_eq!(merged.stdout, unsharded.stdout, "{format}");

@@ -6,24 +6,8 @@
 #[path = "parity_diff_support/mod.rs"]
 mod support;
 
-use std::path::Path;
-
-use support::{golden_of, run, Corpus};
+use support::{golden_of, require_python3, root, run, Corpus, EXAMPLE_PORT};
 use worker_spawn_oracle::js::{self, TextMode, Value};
-
-const PORT: &str = "python3 examples/partial_port.py";
-
-fn python3() {
-    let found = std::process::Command::new("python3")
-        .arg("--version")
-        .output()
-        .is_ok_and(|output| output.status.success());
-    assert!(found, "these tests need python3 on the PATH");
-}
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
 
 fn json(stdout: &str) -> serde_json::Value {
     // Lone surrogates are kept as escapes, which serde_json refuses.
@@ -33,8 +17,8 @@ fn json(stdout: &str) -> serde_json::Value {
 
 #[test]
 fn a_three_op_port_gets_a_short_report_that_shows_its_bug() {
-    python3();
-    let ran = run(root(), &["run", "--oracle", PORT]);
+    require_python3();
+    let ran = run(root(), &["run", "--oracle", EXAMPLE_PORT]);
     assert_eq!(ran.code, 1, "{}", ran.stderr);
     let lines = ran.stdout.lines().count();
     assert!(lines <= 300, "{lines} lines:\n{}", ran.stdout);
@@ -79,8 +63,11 @@ fn a_three_op_port_gets_a_short_report_that_shows_its_bug() {
 
 #[test]
 fn the_json_report_has_summary_and_by_op() {
-    python3();
-    let ran = run(root(), &["run", "--oracle", PORT, "--format", "json"]);
+    require_python3();
+    let ran = run(
+        root(),
+        &["run", "--oracle", EXAMPLE_PORT, "--format", "json"],
+    );
     assert_eq!(ran.code, 1, "{}", ran.stderr);
     // The corpus nests 20 000 levels deep, past serde_json's limit: read
     // the report with our own reader, on a thread with room for it.
@@ -368,7 +355,7 @@ fn one_broken_link_costs_its_file_not_the_corpus() {
 
 #[test]
 fn the_documented_ledger_accepts_the_example_ports_rounding_bug() {
-    python3();
+    require_python3();
     let doc = std::fs::read_to_string(root().join("docs/LEDGER.md")).unwrap();
     let start = doc.find("```\n# parity-diff ledger").unwrap() + 4;
     let end = start + doc[start..].find("```").unwrap();
@@ -380,7 +367,7 @@ fn the_documented_ledger_accepts_the_example_ports_rounding_bug() {
         &[
             "run",
             "--oracle",
-            PORT,
+            EXAMPLE_PORT,
             "--ledger",
             ledger.to_str().unwrap(),
         ],

@@ -6,6 +6,25 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+/// The example partial port (examples/partial_port.py), as `--oracle`
+/// runs it from the repository's root.
+pub const EXAMPLE_PORT: &str = "python3 examples/partial_port.py";
+
+/// The repository's root, where the bundled corpus and the example port
+/// are.
+pub fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Fails (never skips) a test that needs python3 when there is none.
+pub fn require_python3() {
+    let found = Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|output| output.status.success());
+    assert!(found, "these tests need python3 on the PATH");
+}
+
 /// What a run of parity-diff did.
 #[derive(Debug)]
 pub struct Ran {
