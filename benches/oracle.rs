@@ -5,8 +5,8 @@
 //!
 //!     cargo bench --bench oracle
 
+use js_exact::{parse, to_json, TextMode, Value};
 use worker_spawn_oracle::batch::run_batch_bytes;
-use worker_spawn_oracle::js::{parse, to_json, TextMode, Value};
 use worker_spawn_oracle::ops::run_op;
 
 fn main() {

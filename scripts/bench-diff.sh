@@ -12,8 +12,8 @@ count=${1:-1000000}
 runs=${2:-3}
 
 cargo build --release --quiet --bin parity-diff
-bench=$(cargo bench --bench diff --no-run 2>&1 | sed -n 's/.*Executable .*(\(.*\))$/\1/p' | tail -n 1)
-[ -x "$bench" ] || { echo "bench-diff: could not build benches/diff.rs" >&2; exit 2; }
+bench=$(cargo bench -p parity-diff --bench diff --no-run 2>&1 | sed -n 's/.*Executable .*(\(.*\))$/\1/p' | tail -n 1)
+[ -x "$bench" ] || { echo "bench-diff: could not build crates/parity-diff/benches/diff.rs" >&2; exit 2; }
 diff_bin=target/release/parity-diff
 
 work=$(mktemp -d)

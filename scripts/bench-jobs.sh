@@ -62,6 +62,7 @@ run2=$(best " passed, 0 failed" "$diff_bin" run --quiet --oracle "$slow" --jobs 
 fuzz() {
     rm -rf "$work/regressions"
     "$diff_bin" fuzz --left "$reference" --seed 1 --count "$count" \
+        --generator "'$oracle_bin' generate" \
         --out "$work/regressions" --quiet --jobs "$1"
 }
 fuzz1=$(best " 0 diverged, 0 signatures" fuzz 1)

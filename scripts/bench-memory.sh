@@ -6,7 +6,7 @@
 #
 #   scripts/bench-memory.sh [ELEMENTS]      (default: 1000000)
 #
-# It runs tests/parity_diff_memory.rs on the release build: the test writes
+# It runs crates/parity-diff/tests/memory.rs on the release build: the test writes
 # the inputs (ELEMENTS unpadded cases, and a fifth as many), measures each
 # command's peak resident set with wait4(2) (parity-diff's own and that of
 # the oracle it waited for, `cat`), prints a table, and fails when a peak
@@ -17,4 +17,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 elements=${1:-1000000}
 PARITY_DIFF_MEMORY_ELEMENTS=$elements PARITY_DIFF_MEMORY_PAD=0 \
-    cargo test --release --quiet --test parity_diff_memory -- --nocapture --test-threads 1
+    cargo test --release --quiet -p parity-diff --test main memory:: -- --nocapture --test-threads 1

@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Probes the release oracle under faults (issue 14) and prints what each
 # fault left behind, which must be nothing, and the peak memory of large
-# strings against the budget of 2x the string + 64 MiB.
+# strings against the budget of 2x the string + 64 MiB; then parity-diff's
+# ledger under concurrent and killed writers, and parity-diff against ports
+# that leave daemons holding their stdout (issue 18).
 #
-#   scripts/probe.sh           # full: 100 MB and 1 GiB strings, 30 signal tries, 10 kills
-#   scripts/probe.sh --short   # cheap enough for CI: 32 MiB strings, 5 tries, 3 kills
+#   scripts/probe.sh           # full: 100 MB and 1 GiB strings, 30 signal tries, 10 kills,
+#                              #   12 concurrent accepts, 10 killed ones
+#   scripts/probe.sh --short   # cheap enough for CI: 32 MiB strings, 5 tries, 3 kills,
+#                              #   3 concurrent accepts, 3 killed ones
 #   scripts/probe.sh --memory  # only the memory probe (either size), e.g. of
 #                              # another build: PROBE_ORACLE=path/to/oracle
 #
@@ -224,5 +228,110 @@ for n in $(seq 32); do [ "$(cat "$root/sum.$n")" = "$expected" ] || bad=$((bad +
 echo "  $bad of 32 outputs differ, left $(left_in "$dir")"
 [ "$bad" -eq 0 ] || fail "$bad outputs differ"
 [ "$(left_in "$dir")" -eq 0 ] || fail "concurrent runs left directories"
+
+echo "== concurrent accepts on one ledger, and SIGKILLed ones (issue 18)"
+# Each writer accepts its own file's 50 divergences through a slow port:
+# without the ledger's lock, the last to write loses the others' entries.
+cargo build --release --quiet --bin parity-diff
+parity_diff=$(pwd)/target/release/parity-diff
+writers=12; [ $short = 1 ] && writers=3
+dir=$(fresh ledger)
+mkdir -p "$dir/cases" "$dir/golden"
+# cases_of N: a case file of N cases of op x, one per line (its golden too).
+cases_of() {
+  awk -v n="$1" 'BEGIN { printf "[\n"; for (i = 0; i < n; i++) printf "%s{\"op\":\"x\",\"name\":\"c%d\"}", (i ? ",\n" : ""), i; printf "\n]\n" }'
+}
+for n in $(seq "$writers"); do
+  cases_of 50 > "$dir/cases/f$n.json"
+  cp "$dir/cases/f$n.json" "$dir/golden/f$n.json"
+done
+port='sleep 0.3; sed "s/\"x\"/\"y\"/g"'
+pids=""
+for n in $(seq "$writers"); do
+  (cd "$dir" && "$parity_diff" accept --reason r --oracle "$port" --filter "f$n.json" > "$root/accept.$n" 2>&1; echo $? >> "$root/accept.$n") & pids="$pids $!"
+done
+# shellcheck disable=SC2086
+wait $pids
+bad=0
+for n in $(seq "$writers"); do [ "$(tail -n 1 "$root/accept.$n")" = 0 ] || bad=$((bad + 1)); done
+entries=$(grep -c '^case ' "$dir/parity-ledger.txt" || true)
+echo "  $writers writers at once: $bad failed, $entries of $(( writers * 50 )) entries in the ledger"
+[ "$bad" -eq 0 ] || fail "$bad concurrent accepts failed: $(cat "$root"/accept.*)"
+[ "$entries" -eq $(( writers * 50 )) ] || fail "concurrent accepts lost $(( writers * 50 - entries )) entries"
+
+kills=10; [ $short = 1 ] && kills=3
+rm -f "$dir"/cases/* "$dir"/golden/* "$dir/parity-ledger.txt"
+cases_of 20000 > "$dir/cases/big.json"
+cp "$dir/cases/big.json" "$dir/golden/big.json"
+temporaries() { find "$dir" -maxdepth 1 -name '.parity-ledger.txt.parity-diff-*.tmp' | wc -l; }
+# port_of K: a port whose divergences differ from every other K's, so
+# that each accept rewrites every entry.
+port_of() { echo "sed 's/\"x\"/\"y$1\"/g'"; }
+(cd "$dir" && "$parity_diff" accept --quiet --reason r --oracle "$(port_of 0)" > /dev/null)
+# Half the writers are SIGKILLed at random; half are killed half way
+# through writing the ledger (SIGXFSZ: ulimit -f is below its size),
+# which is what leaves a temporary ledger behind.
+start=$(date +%s%N)
+(cd "$dir" && "$parity_diff" accept --quiet --reason r --oracle "$(port_of 1)" > /dev/null 2>&1)
+span=$(( ($(date +%s%N) - start) / 1000000 ))
+leftovers=0 broken=0
+for k in $(seq "$kills"); do
+  if [ $(( k % 2 )) = 0 ]; then
+    { (cd "$dir" && ulimit -f 1000 && exec "$parity_diff" accept --reason r --oracle "$(port_of "$((k + 1))")" > /dev/null 2>&1); } 2> /dev/null || true
+  else
+    (cd "$dir" && exec "$parity_diff" accept --reason r --oracle "$(port_of "$((k + 1))")" > /dev/null 2>&1) & pid=$!
+    sleep "$(awk -v ms="$(( RANDOM % (span + 1) ))" 'BEGIN { printf "%.3f", ms / 1000 }')"
+    kill -KILL "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+  fi
+  leftovers=$(( leftovers + $(temporaries) ))
+  # The ledger is always the old one or the new one, whole.
+  (cd "$dir" && "$parity_diff" run --quiet --oracle "$(port_of 1)" > /dev/null 2>&1) || [ $? -eq 1 ] || broken=$((broken + 1))
+done
+(cd "$dir" && "$parity_diff" accept --quiet --reason r --oracle "$(port_of 1)" > /dev/null 2>&1)
+entries=$(grep -c '^case ' "$dir/parity-ledger.txt" || true)
+echo "  $kills killed writers (SIGKILL within ${span} ms, SIGXFSZ while writing): temporary ledgers left after them: $leftovers, unreadable ledgers: $broken; after the next accept: $(temporaries) temporaries, $entries entries"
+[ "$broken" -eq 0 ] || fail "a killed accept left a ledger that does not read"
+[ "$leftovers" -gt 0 ] || fail "no killed writer left a temporary ledger: the probe tested nothing"
+[ "$(temporaries)" -eq 0 ] || fail "the next accept did not remove what killed ones left"
+[ "$entries" -eq 20000 ] || fail "the ledger holds $entries entries, not 20000"
+[ ! -e "$dir/.parity-ledger.txt.lock" ] || fail "the lock file was left behind"
+
+echo "== parity-diff: ports that leave daemons holding their stdout"
+# Each port run double-forks two daemons out of its process group (one
+# ignores SIGTERM), then prints our oracle's results and exits. Every
+# file must be judged on its output, warned of with the daemons' pids,
+# never called a timeout, and no daemon may outlive the run.
+cargo build --release --quiet --bin parity-diff
+diff_bin=$(pwd)/target/release/parity-diff
+files=12 fuzz_count=2000; [ $short = 1 ] && files=4 fuzz_count=400
+dir=$(fresh daemons)
+mkdir -p "$dir/cases" "$dir/golden"
+for n in $(seq "$files"); do
+  printf '[{"op":"readyTimeoutMs","configured":%d}]' "$n" > "$dir/cases/f$n.json"
+  printf '[\n{"defined":true,"value":1000}\n]\n' > "$dir/golden/f$n.json"
+done
+port="( setsid sleep 3137 & ); ( setsid sh -c \"trap '' TERM; sleep 3137\" & ); exec '$oracle'"
+daemons() { grep -las '[s]leep.3137' /proc/[0-9]*/cmdline | wc -l; }
+start=$(date +%s%N)
+code=0
+(cd "$dir" && "$diff_bin" run --oracle "$port" --timeout 2 --kill-grace 1 --jobs 2 > "$root/out" 2> "$root/err") || code=$?
+took=$(( ($(date +%s%N) - start) / 1000000 ))
+warned=$(grep -c '^WARNING f[0-9]*\.json: the oracle exited, but 3 processes it started kept its output open (pids ' "$root/out" || true)
+echo "  run: $files files in $took ms, exit $code, $warned warned of, $(daemons) daemons left"
+[ "$code" -eq 0 ] || fail "run with daemons exited $code: $(tail -n 3 "$root/out")"
+[ "$warned" -eq "$files" ] || fail "run warned of $warned of $files files: $(head -n 3 "$root/out")"
+! grep -q 'did not finish' "$root/out" "$root/err" || fail "a daemon was called a timeout"
+# Each file: 1 s of grace after the exit, 1 s after SIGTERM; two at once.
+[ "$took" -lt $(( files * 2000 / 2 + 5000 )) ] || fail "run with daemons took $took ms"
+[ "$(daemons)" -eq 0 ] || fail "$(daemons) daemons outlived the run"
+code=0
+(cd "$dir" && "$diff_bin" fuzz --left "$port" --generator "'${diff_bin%/*}/worker-spawn-oracle' generate" --op readyTimeoutMs --seed 1 --count "$fuzz_count" --batch-size 200 \
+  --timeout 2 --kill-grace 1 --jobs 2 --out "$dir/out" > "$root/out" 2> "$root/err") || code=$?
+warned=$(grep -c '^parity-diff: warning: the oracle exited, but ' "$root/err" || true)
+echo "  fuzz: $fuzz_count cases, exit $code, $warned batch runs warned of, $(daemons) daemons left"
+[ "$code" -eq 0 ] || fail "fuzz with daemons exited $code: $(tail -n 1 "$root/out")"
+[ "$warned" -ge $(( fuzz_count / 200 )) ] || fail "fuzz warned of $warned batch runs"
+[ "$(daemons)" -eq 0 ] || fail "$(daemons) daemons outlived fuzz"
 
 finish

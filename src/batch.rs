@@ -11,10 +11,10 @@
 use std::io::{self, Read, Write};
 use std::panic::{self, AssertUnwindSafe};
 
-use crate::js::parse::ParseErrorKind;
-use crate::js::{JsonReader, ParseError, TextMode, Value};
-use crate::js_concat;
 use crate::ops::{self, threw};
+use js_exact::js_concat;
+use js_exact::parse::ParseErrorKind;
+use js_exact::{JsonReader, ParseError, TextMode, Value};
 
 pub mod allocator;
 mod spool;
@@ -264,6 +264,16 @@ pub fn run_batch_bytes(input: &[u8]) -> Result<Vec<u8>, BatchError> {
     with_batch_stack(|| {
         let mut output = Vec::new();
         run_batch(input, &mut output).map(|_| output)
+    })
+}
+
+/// [`run_batch_bytes`] for a test's or a harness's fuzzing side (a
+/// closure is a `fuzz::BatchOracle`): the result array, or why the batch
+/// was refused or failed.
+pub fn in_process(input: &[u8]) -> Result<Vec<u8>, String> {
+    run_batch_bytes(input).map_err(|error| match error {
+        BatchError::Refused(refusal) => refusal.reason,
+        output => output.to_string(),
     })
 }
 

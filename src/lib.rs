@@ -1,41 +1,41 @@
 //! The worker-spawn oracle: the parity contract's ops as functions over
-//! JavaScript values, the batch protocol around them, and the tools that
-//! compare another implementation's output with ours: goldens, reports,
-//! differential fuzzing.
+//! JavaScript values, the batch protocol around them, the IPC process
+//! modes, and the contract's case generators. The tool that compares
+//! another implementation's output with ours is the `parity-diff` crate
+//! (`crates/parity-diff`), which knows no contract; this package depends
+//! on it, never the other way round.
 //!
 //! Layers, each using only the ones before it (`docs/ARCHITECTURE.md`
-//! draws the map and follows a case through it):
+//! draws the workspace's map and follows a case through it):
 //!
-//! - [`js`]: JavaScript values, strings, `JSON.parse` and `JSON.stringify`,
-//!   exact to the byte. Knows nothing about workers.
+//! - [`js_exact`] (its own crate, `crates/js-exact`): JavaScript values,
+//!   strings, `JSON.parse` and `JSON.stringify`, exact to the byte. Knows
+//!   nothing about workers.
+//! - [`sys_unix`] (its own crate, `crates/sys-unix`): the few Unix calls
+//!   std lacks that both sides need (process groups, directories by
+//!   descriptor). Uses nothing.
 //! - [`ipc`]: the worker IPC protocol: its frames, its two halves as
 //!   deterministic state machines, the scripted agent, Node's IPC channel,
-//!   and the `ipc-child` and `ipc-parent` process modes. Uses `js`.
+//!   and the `ipc-child` and `ipc-parent` process modes. Uses `js_exact`
+//!   and `sys_unix`.
 //! - [`scratch`]: scratch directories and `$DIR`, for the ops that touch
-//!   the file system. Uses `js` (and, until it has an error type of its
-//!   own, `ops::threw`).
+//!   the file system; it answers with its own `ScratchError`. Uses
+//!   `js_exact` and `sys_unix`.
 //! - [`ops`]: one module per seam of the contract and [`ops::OPS`], the
 //!   table that names every op; each op is a function of its case. Uses
-//!   `js`, `ipc` (the `ipcWorker` and `ipcParent` ops drive its halves)
-//!   and `scratch`.
+//!   `js_exact`, `ipc` (the `ipcWorker` and `ipcParent` ops drive its
+//!   halves) and `scratch`.
 //! - [`batch`]: the case array in, the result array out, streamed. Uses
-//!   `ops`.
-//! - [`diff`]: result arrays against goldens: the golden format, verdicts
-//!   and their explanations, reports, oracles run as commands, corpus
-//!   runs and blessing (`parity-diff run`, `compare`, `bless`). Uses
-//!   `batch` (our own oracle, in-process) and `ipc` (to kill an oracle's
-//!   process group).
-//! - [`fuzz`]: generated cases through two oracles, each divergence
-//!   minimized (`parity-diff fuzz`). Uses `ops` (the op list), `batch` and
-//!   `diff`.
+//!   `ops` and `scratch`.
+//! - [`generate`]: a seeded case generator per op, for `parity-diff fuzz
+//!   --generator "worker-spawn-oracle generate"`. Uses `ops` and
+//!   parity-diff's fuzz trees and seeded source.
 //!
-//! The two binaries (`src/bin/`) parse flags and call `batch`, `ipc`'s
-//! process modes, `diff` and `fuzz`.
+//! The binary (`src/bin/worker-spawn-oracle.rs`) parses flags and calls
+//! `batch`, `ipc`'s process modes and `generate`.
 
 pub mod batch;
-pub mod diff;
-pub mod fuzz;
+pub mod generate;
 pub mod ipc;
-pub mod js;
 pub mod ops;
 pub mod scratch;

@@ -2,7 +2,7 @@
 //! malformed, hostile or huge. Each row states the exit status, stdout and
 //! what stderr says.
 
-mod support;
+use crate::support;
 
 use std::io::Write;
 use std::process::{Command, Stdio};

@@ -2,7 +2,7 @@
 //! print, element by element, the bytes of `golden/` (made by the
 //! reference implementation).
 
-mod support;
+use crate::support;
 
 use support::{elements, json_files, repo_root, run_oracle};
 
@@ -95,7 +95,7 @@ fn every_golden_has_a_case_file() {
 fn goldens_are_in_the_golden_format() {
     for file in json_files(&repo_root().join("golden")) {
         let bytes = std::fs::read(repo_root().join("golden").join(&file)).unwrap();
-        let reformatted = worker_spawn_oracle::diff::golden::golden_from_output(&bytes).unwrap();
+        let reformatted = parity_diff::judge::golden::golden_from_output(&bytes).unwrap();
         assert!(
             bytes == reformatted,
             "{} is not in the golden format",

@@ -2,9 +2,9 @@
 //! op added to `ops::OPS` fails here until its cases, and their goldens
 //! from the reference, are written.
 
-mod support;
+use crate::support;
 
-use worker_spawn_oracle::js::{parse, TextMode};
+use js_exact::{parse, TextMode};
 
 #[test]
 fn every_op_has_cases_in_the_corpus() {

@@ -12,11 +12,11 @@
 //! of the ops that read numbers from strings (environment variables, argv):
 //! there a string that is a number is the spelling.
 
-mod support;
+use crate::support;
 
+use js_exact::{self as js, TextMode};
+use parity_diff::judge::golden::split_elements;
 use support::{json_files, repo_root};
-use worker_spawn_oracle::diff::golden::split_elements;
-use worker_spawn_oracle::js::{self, TextMode};
 
 /// What a case's name promises its bytes hold.
 #[derive(Debug, Clone, PartialEq)]

@@ -4,7 +4,7 @@
 //! the op's use of the value, dropping it). The expected bytes are the
 //! reference's; one test checks them against the reference itself.
 
-mod support;
+use crate::support;
 
 /// The config fields that make a valid remote harness config.
 const BASE: &str = r#""kandanUrl":"https://k.test/","token":"t","runnerId":"r","cwd":"/w""#;

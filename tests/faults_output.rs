@@ -2,7 +2,7 @@
 //! closed or failing stdout, signals while results are written, and
 //! memory limits. Each test reproduces its defect.
 
-mod support;
+use crate::support;
 
 use std::io::Read;
 use std::path::Path;
@@ -128,11 +128,38 @@ fn an_unusable_tmpdir_gives_the_reference_s_bytes() {
     }
 }
 
+/// For a test marked `#[ignore = "needs root, unshare and setpriv"]`:
+/// fails, saying so, unless this process can make a private mount
+/// namespace (root, and util-linux's `unshare`) and `setpriv` runs.
+fn require_unshare_and_setpriv() {
+    for (program, args) in [
+        ("unshare", &["-m", "--propagation", "private", "true"][..]),
+        ("setpriv", &["--version"]),
+    ] {
+        let what = match Command::new(program).args(args).output() {
+            Ok(output) if output.status.success() => continue,
+            Ok(output) => format!(
+                "{program} ended with {}: {}",
+                output.status,
+                String::from_utf8_lossy(&output.stderr).trim()
+            ),
+            Err(error) => format!("{program}: {error}"),
+        };
+        panic!(
+            "this test makes a read-only and a full tmpfs in a private mount namespace and runs \
+             the oracle as another user, which needs root and util-linux's unshare and setpriv \
+             (`apt-get install util-linux`): {what}"
+        );
+    }
+}
+
 /// EACCES, EROFS and ENOSPC need a directory that refuses even root: a
-/// read-only mount, a mount with no inode left, and an unprivileged user.
-/// They run where `unshare` and `setpriv` can make those (as root).
+/// read-only mount, a mount with no inode left, and an unprivileged user,
+/// which `unshare` and `setpriv` make (as root).
 #[test]
+#[ignore = "needs root, unshare and setpriv"]
 fn unwritable_read_only_and_full_tmpdirs_are_worded_as_node_words_them() {
+    require_unshare_and_setpriv();
     let tmp = private_tmpdir();
     let base = tmp.path().to_str().unwrap().to_owned();
     let script = format!(
@@ -148,14 +175,13 @@ printf '%s' '{SCRATCH_CASES}' | TMPDIR={base}/locked setpriv --reuid=65534 --reg
     let output = Command::new("unshare")
         .args(["-m", "--propagation", "private", "sh", "-c", &script])
         .arg(support::oracle_binary())
-        .output();
-    let output = match output {
-        Ok(output) if output.status.success() => output,
-        other => {
-            eprintln!("SKIPPED unwritable_read_only_and_full_tmpdirs_are_worded_as_node_words_them: unshare and setpriv cannot make such directories here ({other:?})");
-            return;
-        }
-    };
+        .output()
+        .expect("unshare starts");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let lines: Vec<String> = String::from_utf8_lossy(&output.stdout)
         .lines()
         .map(str::to_owned)

@@ -3,7 +3,7 @@
 //! processes and many processes at once. Each test reproduces its defect
 //! in a private temporary directory and checks what is left there.
 
-mod support;
+use crate::support;
 
 use std::io::Write;
 use std::os::unix::process::ExitStatusExt;

@@ -1,11 +1,17 @@
 //! A bug planted in any op is found by the fuzzer within 10 000 cases and
 //! minimized to a case of a few members. The bug is planted through an
 //! oracle that wraps ours: for one op, when the case has a non-empty value
-//! in one of the fields the op reads, its result gains a member.
+//! in one of the fields the op reads, its result gains a member. The cases
+//! come from our generators through their command (`worker-spawn-oracle
+//! generate`, the generator protocol); the oracles run in this process.
 
-use worker_spawn_oracle::fuzz::tree::Node;
-use worker_spawn_oracle::fuzz::{fuzz, in_process, FuzzConfig};
-use worker_spawn_oracle::js::{parse, to_json, TextMode, Value};
+use crate::support;
+
+use js_exact::{parse, to_json, TextMode, Value};
+use parity_diff::fuzz::tree::Node;
+use parity_diff::fuzz::FuzzConfig;
+use support::fuzz_op;
+use worker_spawn_oracle::batch::in_process;
 
 /// For each op, a field it reads that its generator fills.
 const PLANTED: &[(&str, &str)] = &[
@@ -51,8 +57,8 @@ fn planted(hit: impl Fn(&Value) -> bool) -> impl Fn(&[u8]) -> Result<Vec<u8>, St
     move |batch| {
         let output = in_process(batch)?;
         let cases = parse(batch, TextMode::LossyUtf8).map_err(|e| e.to_string())?;
-        let elements = worker_spawn_oracle::diff::golden::split_elements(&output)
-            .map_err(|e| e.to_string())?;
+        let elements =
+            parity_diff::judge::golden::split_elements(&output).map_err(|e| e.to_string())?;
         let mut planted = b"[".to_vec();
         for (at, (case, element)) in cases.as_array().unwrap().iter().zip(elements).enumerate() {
             if at > 0 {
@@ -86,7 +92,6 @@ fn a_planted_bug_in_any_op_is_found_and_minimized() {
     for (op, field) in PLANTED {
         let config = FuzzConfig {
             seed: 7,
-            ops: vec![op.to_string()],
             count: Some(10_000),
             duration: None,
             batch_size: 1000,
@@ -94,7 +99,7 @@ fn a_planted_bug_in_any_op_is_found_and_minimized() {
             out_dir: None,
             jobs: 2,
         };
-        let report = fuzz(&config, &in_process, &buggy(op, field), &mut Vec::new()).unwrap();
+        let report = fuzz_op(op, &config, &in_process, &buggy(op, field));
         match report.groups.as_slice() {
             [group] => {
                 let minimized: &Node = &group.minimized;
@@ -127,7 +132,6 @@ fn a_bug_deep_in_a_script_is_minimized_to_the_one_step_that_matters() {
     });
     let config = FuzzConfig {
         seed: 3,
-        ops: vec!["liveness".into()],
         count: Some(10_000),
         duration: None,
         batch_size: 1000,
@@ -135,7 +139,7 @@ fn a_bug_deep_in_a_script_is_minimized_to_the_one_step_that_matters() {
         out_dir: None,
         jobs: 1,
     };
-    let report = fuzz(&config, &in_process, &deep, &mut Vec::new()).unwrap();
+    let report = fuzz_op("liveness", &config, &in_process, &deep);
     assert!(!report.groups.is_empty(), "the bug was not found");
     for group in &report.groups {
         let text = String::from_utf8_lossy(&group.minimized.to_text()).into_owned();

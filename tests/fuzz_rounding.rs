@@ -4,10 +4,14 @@
 //! two apart (`1000.5` rounds to 1000 either way); any fraction of one
 //! half or more in 1000–600000 does.
 
-use worker_spawn_oracle::diff::golden::split_elements;
-use worker_spawn_oracle::fuzz::tree::Node;
-use worker_spawn_oracle::fuzz::{fuzz, in_process, FuzzConfig};
-use worker_spawn_oracle::js::{parse, TextMode, Value};
+use crate::support;
+
+use js_exact::{parse, TextMode, Value};
+use parity_diff::fuzz::tree::Node;
+use parity_diff::fuzz::FuzzConfig;
+use parity_diff::judge::golden::split_elements;
+use support::fuzz_op;
+use worker_spawn_oracle::batch::in_process;
 
 /// Our oracle, with `readyTimeoutMs` rounding half to even.
 fn rounding_port(batch: &[u8]) -> Result<Vec<u8>, String> {
@@ -70,7 +74,6 @@ fn a_round_half_to_even_bug_is_found_within_10000_cases_for_any_seed() {
     for seed in [1, 2, 3, 7, 1234] {
         let config = FuzzConfig {
             seed,
-            ops: vec!["readyTimeoutMs".into()],
             count: Some(10_000),
             duration: None,
             batch_size: 1000,
@@ -78,7 +81,7 @@ fn a_round_half_to_even_bug_is_found_within_10000_cases_for_any_seed() {
             out_dir: None,
             jobs: 2,
         };
-        let report = fuzz(&config, &rounding_port, &in_process, &mut Vec::new()).unwrap();
+        let report = fuzz_op("readyTimeoutMs", &config, &rounding_port, &in_process);
         let [group] = report.groups.as_slice() else {
             panic!("seed {seed}: {:?}", report.groups);
         };
@@ -98,7 +101,6 @@ fn a_round_half_to_even_bug_is_found_within_10000_cases_for_any_seed() {
 fn the_first_batch_of_100_cases_already_finds_it() {
     let config = FuzzConfig {
         seed: 42,
-        ops: vec!["readyTimeoutMs".into()],
         count: Some(100),
         duration: None,
         batch_size: 100,
@@ -106,6 +108,6 @@ fn the_first_batch_of_100_cases_already_finds_it() {
         out_dir: None,
         jobs: 1,
     };
-    let report = fuzz(&config, &rounding_port, &in_process, &mut Vec::new()).unwrap();
+    let report = fuzz_op("readyTimeoutMs", &config, &rounding_port, &in_process);
     assert_eq!(report.groups.len(), 1, "{:?}", report.groups);
 }

@@ -1,7 +1,7 @@
 //! Containment and faults: scratch directories reached through a
 //! symlinked TMPDIR, escaping `mkdirs`, and signals mid-batch.
 
-mod support;
+use crate::support;
 
 use std::io::Write;
 use std::path::Path;

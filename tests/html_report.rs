@@ -7,11 +7,12 @@
 //! Markup in a corpus stays text in the browser, and the commands that
 //! have no cases to show refuse the format.
 //!
-//! Chromium is required, not optional: without it these tests fail and
-//! say how to install it (`.ci/run` installs Debian's `chromium`).
+//! The tests that need Chromium (and python3, for the example port) are
+//! `#[ignore]`d, so a plain `cargo test` lists them as ignored; run with
+//! `--include-ignored` and without Chromium they fail and say how to
+//! install it (`.ci/run` installs Debian's `chromium`).
 
-#[path = "parity_diff_support/mod.rs"]
-mod support;
+use crate::parity_diff_support as support;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Read;
@@ -19,38 +20,14 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use support::{golden_of, root, run, Corpus, EXAMPLE_PORT};
-use worker_spawn_oracle::js::{JsonReader, TextMode, Value};
+use support::report::Report as JsonReport;
+use support::{
+    chromium, golden_of, require_chromium, require_python3, root, run, Corpus, CHROMIUM_HINT,
+    EXAMPLE_PORT,
+};
 
 /// How long one page may take to load and dump.
 const BROWSER_DEADLINE: Duration = Duration::from_secs(90);
-
-/// The Chromium to drive: `$CHROMIUM`, or the first of the usual names
-/// on the PATH.
-fn chromium() -> PathBuf {
-    if let Some(path) = std::env::var_os("CHROMIUM").filter(|path| !path.is_empty()) {
-        return PathBuf::from(path);
-    }
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    for name in [
-        "chromium",
-        "chromium-browser",
-        "google-chrome",
-        "google-chrome-stable",
-    ] {
-        for dir in std::env::split_paths(&path) {
-            let candidate = dir.join(name);
-            if candidate.is_file() {
-                return candidate;
-            }
-        }
-    }
-    panic!(
-        "these tests check the HTML report in headless Chromium, and none was found \
-         (looked for $CHROMIUM, then chromium, chromium-browser, google-chrome on the PATH): \
-         install it with `apt-get install -y chromium` (.ci/run does)"
-    );
-}
 
 /// The DOM of `page` after its script ran, with `fragment` in its URL.
 fn dump_dom(page: &Path, fragment: &str) -> String {
@@ -58,7 +35,8 @@ fn dump_dom(page: &Path, fragment: &str) -> String {
     let url = format!("file://{}#{fragment}", page.display());
     // As root, Chromium refuses to start without --no-sandbox; the
     // network flags keep it from calling out (this runs offline).
-    let mut child = Command::new(chromium())
+    let chromium = chromium();
+    let mut child = Command::new(&chromium)
         .args([
             "--headless",
             "--no-sandbox",
@@ -76,7 +54,12 @@ fn dump_dom(page: &Path, fragment: &str) -> String {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("chromium starts");
+        .unwrap_or_else(|error| {
+            panic!(
+                "{} does not start ({error}): {CHROMIUM_HINT}",
+                chromium.display()
+            )
+        });
     // Read both pipes meanwhile: a page's DOM is larger than a pipe holds.
     let reader = |mut pipe: Box<dyn Read + Send>| {
         std::thread::spawn(move || {
@@ -229,74 +212,55 @@ struct Report {
     uniform: BTreeSet<String>,
 }
 
-/// A text as the page holds it: control characters, which HTML cannot
-/// carry faithfully (U+0000 least of all), as their visible pictures.
+/// A text as the page holds it: outside text in the report notation
+/// (`\u{1b}` for a control character, docs/REPORT.md).
 fn as_shown(text: &str) -> String {
-    text.chars()
-        .map(|c| match c {
-            '\n' | '\t' => c,
-            '\u{0}'..='\u{1f}' => char::from_u32(0x2400 + u32::from(c)).unwrap(),
-            '\u{7f}' => '\u{2421}',
-            '\u{80}'..='\u{9f}' => '\u{fffd}',
-            _ => c,
-        })
-        .collect()
-}
-
-fn text(value: &Value) -> Option<String> {
-    value
-        .as_js_string()
-        .map(|text| as_shown(&text.to_utf8_lossy()))
-}
-
-fn number(value: &Value) -> u64 {
-    let number = value.as_number().expect("a count");
-    assert!(number >= 0.0 && number.fract() == 0.0, "{number}");
-    number as u64
-}
-
-fn members(value: &Value) -> Vec<(String, &Value)> {
-    value
-        .as_object()
-        .expect("an object")
-        .iter()
-        .map(|(key, value)| (key.to_utf8_lossy().into_owned(), value))
-        .collect()
+    parity_diff::outside::text(text).into_owned()
 }
 
 impl Report {
     fn read(stdout: &str) -> Self {
-        // Elements nest deeper than serde_json goes; the crate's reader
-        // has no limit.
-        let mut reader =
-            JsonReader::from_slice(stdout.as_bytes(), TextMode::LossyUtf8).without_depth_limit();
-        let json = reader.parse_value(0).expect("one JSON object");
-        reader.expect_end().expect("one JSON object");
-        let summary = members(json.get("summary"))
-            .into_iter()
-            .map(|(key, value)| (key, number(value)))
-            .collect();
-        let by_op = members(json.get("byOp"))
-            .into_iter()
+        let json = JsonReport::read(stdout);
+        let totals = json.totals();
+        let summary = [
+            ("passed", totals.passed),
+            ("failed", totals.failed),
+            ("accepted", totals.accepted),
+            ("triaged", totals.triaged),
+            ("new", totals.new),
+            ("changed", totals.changed),
+            ("stale", totals.stale),
+            ("orphaned", totals.orphaned),
+            ("skipped", totals.skipped),
+            ("errors", totals.errors),
+            ("exitCode", usize::from(json.summary.exit_code)),
+        ]
+        .into_iter()
+        .map(|(key, count)| (key.to_owned(), count as u64))
+        .collect();
+        let by_op = json
+            .by_op
+            .iter()
             .map(|(op, tally)| {
-                let count = |key| number(tally.get(key));
-                let counts = [count("passed"), count("accepted"), count("failed")];
-                (as_shown(&op), counts)
+                let counts = [tally.passed, tally.accepted, tally.failed].map(|n| n as u64);
+                (as_shown(op), counts)
             })
             .collect();
         let mut thrown: BTreeMap<String, BTreeSet<Option<String>>> = BTreeMap::new();
         let mut passing = BTreeSet::new();
-        for file in json.get("files").as_array().unwrap() {
-            for case in file.get("cases").as_array().unwrap() {
-                let op = text(case.get("op")).unwrap_or_else(|| "(no op)".to_owned());
-                if case.get("passed").as_bool().unwrap() {
-                    passing.insert(op.clone());
-                }
-                thrown
-                    .entry(op)
-                    .or_default()
-                    .insert(text(case.get("thrown")));
+        let shown = |text: &Option<String>| text.as_deref().map(as_shown);
+        // The op each group's op names stands under in the per-op table.
+        let mut row_of: BTreeMap<Option<String>, String> = BTreeMap::new();
+        for case in json.cases() {
+            let op = match case.unknown_op {
+                true => "(unknown op)".to_owned(),
+                false => shown(&case.op).unwrap_or_else(|| "(no op)".to_owned()),
+            };
+            row_of.insert(case.op.clone(), op.clone());
+            if case.passes() {
+                passing.insert(op.clone());
             }
+            thrown.entry(op).or_default().insert(shown(&case.thrown));
         }
         let uniform: BTreeSet<String> = thrown
             .into_iter()
@@ -306,15 +270,13 @@ impl Report {
             .map(|(op, _)| op)
             .collect();
         let groups = json
-            .get("groups")
-            .as_array()
-            .unwrap()
+            .groups
             .iter()
             .map(|group| {
                 (
-                    text(group.get("op")).unwrap_or_else(|| "(no op)".to_owned()),
-                    text(group.get("signature")).unwrap(),
-                    number(group.get("count")),
+                    row_of[&group.signature.op].clone(),
+                    as_shown(&group.signature.text),
+                    group.count as u64,
                 )
             })
             .filter(|(op, ..)| !uniform.contains(op))
@@ -336,12 +298,6 @@ struct Fixture {
 }
 
 fn fixture() -> Fixture {
-    let found = Command::new("python3")
-        .arg("--version")
-        .output()
-        .is_ok_and(|output| output.status.success());
-    assert!(found, "these tests need python3 on the PATH");
-    let _ = chromium();
     let dir = tempfile::tempdir().unwrap();
     let ledger = dir.path().join("ledger.txt");
     let ledger = ledger.to_str().unwrap();
@@ -366,6 +322,26 @@ fn fixture() -> Fixture {
         ],
     );
     assert_eq!(accepted.code, 0, "{}{}", accepted.stdout, accepted.stderr);
+    // Triage every case of one more op, so that the run has triaged
+    // cases too.
+    let triaged = run(
+        root(),
+        &[
+            "accept",
+            "--ledger",
+            ledger,
+            "--oracle",
+            EXAMPLE_PORT,
+            "--op",
+            TRIAGED_OP,
+            "--triaged",
+            "--link",
+            "https://example.test/issues/7",
+            "--reason",
+            "a known bug",
+        ],
+    );
+    assert_eq!(triaged.code, 0, "{}{}", triaged.stdout, triaged.stderr);
     let report = |format: &str| {
         let ran = run(
             root(),
@@ -392,6 +368,18 @@ fn fixture() -> Fixture {
     }
 }
 
+/// The op whose every case the fixture's ledger triages.
+const TRIAGED_OP: &str = "stillborn";
+
+/// The visible rows of the Triaged and Accepted sections (their states
+/// begin with `accepted`).
+fn accepted_rows(tags: &[Tag]) -> Vec<&Tag> {
+    visible(tags, "data-filtered")
+        .into_iter()
+        .filter(|tag| tag.get("data-states").unwrap().starts_with("accepted"))
+        .collect()
+}
+
 fn visible<'a>(tags: &'a [Tag], attribute: &str) -> Vec<&'a Tag> {
     tags.iter()
         .filter(|tag| tag.has(attribute) && !tag.hidden())
@@ -405,7 +393,10 @@ fn ops_of(tags: &[&Tag]) -> BTreeSet<String> {
 }
 
 #[test]
+#[ignore = "needs python3 and chromium"]
 fn the_html_report_renders_its_counts_and_filters_in_chromium() {
+    require_python3();
+    require_chromium();
     let fixture = fixture();
     let report = &fixture.report;
     let by_op = &report.by_op;
@@ -451,7 +442,21 @@ fn the_html_report_renders_its_counts_and_filters_in_chromium() {
         assert_eq!(tag.get("data-text"), Some(signature.as_str()));
         assert_eq!(tag.get("data-count"), Some(count.to_string().as_str()));
     }
-    assert_eq!(ops_of(&visible(&all, "data-filtered")), report.uniform);
+    let uniform: Vec<&Tag> = visible(&all, "data-filtered")
+        .into_iter()
+        .filter(|tag| !tag.get("data-states").unwrap().starts_with("accepted"))
+        .collect();
+    assert_eq!(ops_of(&uniform), report.uniform);
+    // The accepted cases, each a row: the triaged ones with both words.
+    let (triaged, deliberate): (Vec<&Tag>, Vec<&Tag>) = accepted_rows(&all)
+        .into_iter()
+        .partition(|tag| tag.get("data-states") == Some("accepted triaged"));
+    assert_eq!(triaged.len() as u64, report.summary["triaged"]);
+    assert_eq!(ops_of(&triaged), [TRIAGED_OP.to_owned()].into());
+    assert_eq!(
+        deliberate.len() as u64,
+        report.summary["accepted"] - report.summary["triaged"]
+    );
     let all_rows = all.iter().filter(|tag| tag.has("data-row")).count();
     let listed: u64 = grouped.iter().map(|(.., count)| (*count).min(23)).sum();
     assert_eq!(all_rows as u64, listed, "3 in full and 20 in brief a group");
@@ -492,9 +497,10 @@ fn the_html_report_renders_its_counts_and_filters_in_chromium() {
         Some(cases.len().to_string().as_str())
     );
 
-    // By state: accepted shows the ops with accepted cases and no
-    // group (groups hold failing cases only); new hides the ops that
-    // only pass or are accepted.
+    // By state: accepted shows the ops with accepted cases and those
+    // cases, triaged or not, and no group (groups hold failing cases
+    // only); triaged only the triaged op and its cases; new hides the
+    // ops that only pass or are accepted.
     let found = tags(&dump_dom(&fixture.page, "state=accepted"));
     let with_accepted: BTreeSet<String> = by_op
         .iter()
@@ -503,11 +509,24 @@ fn the_html_report_renders_its_counts_and_filters_in_chromium() {
         .collect();
     assert_eq!(
         with_accepted,
-        ["ipcParent".to_owned(), "liveness".to_owned()].into()
+        ["ipcParent", "liveness", TRIAGED_OP]
+            .map(str::to_owned)
+            .into()
     );
     assert_eq!(ops_of(&visible(&found, "data-op-row")), with_accepted);
     assert!(visible(&found, "data-group").is_empty());
     assert!(visible(&found, "data-row").is_empty());
+    let rows = accepted_rows(&found);
+    assert_eq!(rows.len(), visible(&found, "data-filtered").len());
+    assert_eq!(rows.len() as u64, report.summary["accepted"]);
+    assert_eq!(ops_of(&rows), with_accepted);
+    let found = tags(&dump_dom(&fixture.page, "state=triaged"));
+    let triaged_op: BTreeSet<String> = [TRIAGED_OP.to_owned()].into();
+    assert_eq!(ops_of(&visible(&found, "data-op-row")), triaged_op);
+    assert!(visible(&found, "data-group").is_empty());
+    let rows = visible(&found, "data-filtered");
+    assert_eq!(rows.len() as u64, report.summary["triaged"]);
+    assert_eq!(ops_of(&rows), triaged_op);
     let found = tags(&dump_dom(&fixture.page, "state=new"));
     let failing: BTreeSet<String> = by_op
         .iter()
@@ -543,8 +562,9 @@ fn the_html_report_renders_its_counts_and_filters_in_chromium() {
 }
 
 #[test]
+#[ignore = "needs chromium"]
 fn markup_in_a_corpus_stays_text_in_chromium() {
-    let _ = chromium();
+    require_chromium();
     let corpus = Corpus::new();
     corpus.case(
         "evil.json",

@@ -2,7 +2,7 @@
 //! (Python's `json`) cannot carry. `tests/corpus.rs` checks the IPC case
 //! files with the rest.
 
-mod support;
+use crate::support;
 
 use worker_spawn_oracle::batch::run_batch_bytes;
 

@@ -7,8 +7,8 @@
 //! is the word ending in `.mjs`, `.js` or `.cjs`). The test is ignored
 //! unless asked for (`--include-ignored`), and then fails without them.
 
-mod ipc_support;
-mod support;
+use crate::ipc_support;
+use crate::support;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

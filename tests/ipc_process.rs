@@ -2,8 +2,8 @@
 //! our `ipc-child` and against children that misbehave, and `ipc-child`
 //! driven over a socket pair made here.
 
-mod ipc_support;
-mod support;
+use crate::ipc_support;
+use crate::support;
 
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::net::UnixStream;

@@ -7,7 +7,7 @@
 //! text) fall between the halves of surrogate pairs, beside lone
 //! surrogates and inside multi-byte characters. Needs `REFERENCE_ORACLE`.
 
-mod support;
+use crate::support;
 
 /// One row of the shapes file: name, JSON before the string, the unit
 /// the string repeats, JSON after it (and the copies the probe allows).
@@ -55,9 +55,9 @@ fn units(shape: &Shape) -> Vec<String> {
 
 /// The UTF-16 length of a string given as JSON text.
 fn len_utf16(json_text: &str) -> usize {
-    let value = worker_spawn_oracle::js::parse(
+    let value = js_exact::parse(
         format!("\"{json_text}\"").as_bytes(),
-        worker_spawn_oracle::js::TextMode::LossyUtf8,
+        js_exact::TextMode::LossyUtf8,
     );
     value.map_or(0, |value| {
         value.as_js_string().map_or(0, |text| text.len_utf16())

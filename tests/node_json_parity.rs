@@ -7,13 +7,13 @@
 //! per batch; the tests are ignored unless asked for, and then fail
 //! without node.
 
-mod support;
+use crate::support;
 
 use std::process::Command;
 
+use js_exact::{parse, to_json, TextMode};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
-use worker_spawn_oracle::js::{parse, to_json, TextMode};
 
 const NODE_ROUND_TRIP: &str = r#"
 let input = '';

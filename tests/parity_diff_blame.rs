@@ -1,45 +1,18 @@
 //! A port that fails on one case of a file (it crashes, prints invalid
 //! JSON or the wrong number of results, or hangs) costs that case, not
-//! the file: `run` names the case as an error and compares every other
-//! case; `accept` records the rest and leaves the case's entry alone;
-//! `bless` keeps the case's old golden element.
+//! the file: `run` names the case as a failure (exit status 1) and
+//! compares every other case; `accept` records the case's failure like
+//! any divergence; `bless` keeps the case's old golden element.
 //!
 //! The ports are `cat` (each case file is its own golden) with a fault
 //! planted on the case named "c2".
 
-#[path = "parity_diff_support/mod.rs"]
-mod support;
+use crate::parity_diff_support as support;
 
 use std::time::{Duration, Instant};
 
-use support::{golden_of, Corpus};
-
-/// Six cases; "c2" holds a token, which must never be shown.
-const CASES: [&str; 6] = [
-    r#"{"op":"x","name":"c0","v":0}"#,
-    r#"{"op":"x","name":"c1","v":1}"#,
-    r#"{"op":"x","name":"c2","token":"tok-secret-9"}"#,
-    r#"{"op":"x","name":"c3","v":3}"#,
-    r#"{"op":"x","name":"c4","v":4}"#,
-    r#"{"op":"x","name":"c5","v":5}"#,
-];
-
-/// a.json: the six cases, one a line, whose golden differs at "c4";
-/// b.json: two cases that pass.
-fn corpus() -> Corpus {
-    let corpus = Corpus::new();
-    let mut golden = CASES;
-    golden[4] = r#"{"op":"x","name":"c4","v":40}"#;
-    corpus
-        .case("a.json", &format!("[\n{}\n]\n", CASES.join(",\n")))
-        .golden("a.json", &golden_of(&golden))
-        .case("b.json", r#"[{"op":"y","n":1},{"op":"y","n":2}]"#)
-        .golden(
-            "b.json",
-            &golden_of(&[r#"{"op":"y","n":1}"#, r#"{"op":"y","n":2}"#]),
-        );
-    corpus
-}
+use support::report::Report;
+use support::{golden_of, six_case_corpus as corpus, Corpus, SIX_CASES as CASES};
 
 /// `cat`, except on any batch holding "c2", where it runs `fault`.
 fn port(fault: &str) -> String {
@@ -48,39 +21,19 @@ fn port(fault: &str) -> String {
 
 const CRASH: &str = r#"echo "port: cannot handle $input" >&2; exit 3"#;
 
-fn json(ran: &support::Ran) -> serde_json::Value {
+/// `bless --format json`'s object (its own format, not a report).
+fn bless_json(ran: &support::Ran) -> serde_json::Value {
     serde_json::from_str(&ran.stdout).unwrap_or_else(|e| panic!("{e}: {}", ran.stdout))
-}
-
-/// The verdict and state of each case of a JSON report's first file.
-fn verdicts(report: &serde_json::Value) -> Vec<(String, String)> {
-    report["files"][0]["cases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|case| {
-            (
-                case["verdict"].as_str().unwrap().to_owned(),
-                case["state"].as_str().unwrap().to_owned(),
-            )
-        })
-        .collect()
-}
-
-fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
-    list.iter()
-        .map(|(v, s)| (v.to_string(), s.to_string()))
-        .collect()
 }
 
 #[test]
 fn a_port_that_crashes_on_one_case_costs_that_case_only() {
     let corpus = corpus();
     let ran = corpus.run(&["run", "--oracle", &port(CRASH)]);
-    assert_eq!(ran.code, 2, "{ran:?}");
+    assert_eq!(ran.code, 1, "{ran:?}");
     let expected = concat!(
         "ERROR [1 case] x: the oracle exited with status 3\n",
-        "  ERROR a.json:4 #2 x \"c2\": the oracle exited with status 3\n",
+        "  FAIL a.json:4 #2 x \"c2\": the oracle exited with status 3\n",
         "      input: {\"op\":\"x\",\"name\":\"c2\",\"token\":\"<redacted>\"}\n",
         "      stderr (the oracle on this case alone):\n",
         "      | port: cannot handle [{\"op\":\"x\",\"name\":\"c2\",\"token\":\"<redacted>\"}]\n",
@@ -95,8 +48,8 @@ fn a_port_that_crashes_on_one_case_costs_that_case_only() {
     assert!(!ran.stdout.contains("tok-secret-9"));
     // Cases, not files: no file went uncompared.
     assert!(ran.stdout.contains(
-        "error: the oracle failed on 1 case (crash, invalid output or timeout; \
-         each is named above as ERROR)\n"
+        "FAIL the oracle failed on 1 case (crash, invalid output or timeout; \
+         each is named above, and an entry or a rule can accept it)\n"
     ));
     assert!(
         !ran.stdout.contains("could not be compared"),
@@ -106,41 +59,39 @@ fn a_port_that_crashes_on_one_case_costs_that_case_only() {
     assert_eq!(ran.last_line(), "6 passed, 2 failed");
 
     let ran = corpus.run(&["run", "--oracle", &port(CRASH), "--format", "json"]);
-    assert_eq!(ran.code, 2);
-    let report = json(&ran);
+    assert_eq!(ran.code, 1);
+    let report = Report::read(&ran.stdout);
     assert_eq!(
-        verdicts(&report),
-        pairs(&[
+        report.files[0].verdicts(),
+        [
             ("identical", "passed"),
             ("identical", "passed"),
-            ("crash", "error"),
+            ("crash", "failed"),
             ("identical", "passed"),
             ("different", "failed"),
             ("identical", "passed"),
-        ])
+        ]
     );
-    let c2 = &report["files"][0]["cases"][2];
-    assert_eq!(c2["summary"], "the oracle exited with status 3");
+    let c2 = &report.files[0].cases[2];
+    assert_eq!(c2.summary, "the oracle exited with status 3");
     assert_eq!(
-        c2["stderr"],
-        "port: cannot handle [{\"op\":\"x\",\"name\":\"c2\",\"token\":\"<redacted>\"}]\n"
+        c2.stderr.as_deref(),
+        Some("port: cannot handle [{\"op\":\"x\",\"name\":\"c2\",\"token\":\"<redacted>\"}]\n")
     );
-    assert_eq!(c2["signature"]["kind"], "crash");
-    assert!(report["files"][0].get("problem").is_none());
-    let summary = &report["summary"];
-    assert_eq!(
-        (&summary["passed"], &summary["failed"], &summary["errors"]),
-        (&6.into(), &2.into(), &1.into())
-    );
-    assert_eq!(summary["skipped"], 0);
-    assert_eq!(summary["exitCode"], 2);
+    assert_eq!(c2.signature.as_ref().unwrap().kind, "crash");
+    assert!(report.files[0].head.problem.is_none());
+    let totals = report.totals();
+    assert_eq!((totals.passed, totals.failed, totals.errors), (6, 2, 0));
+    assert_eq!(totals.skipped, 0);
+    assert_eq!(report.summary.exit_code, 1);
 
-    // JUnit: the case is an <error> with the stderr.
+    // JUnit: the case is a <failure> of its kind, with the stderr (as
+    // nextest counts a crashing test as a failed one).
     let ran = corpus.run(&["run", "--oracle", &port(CRASH), "--format", "junit"]);
-    assert_eq!(ran.code, 2);
+    assert_eq!(ran.code, 1);
     assert!(
         ran.stdout
-            .contains("<error type=\"crash\" message=\"the oracle exited with status 3\">"),
+            .contains("<failure type=\"crash\" message=\"the oracle exited with status 3\">"),
         "{}",
         ran.stdout
     );
@@ -153,42 +104,37 @@ fn invalid_output_and_a_wrong_number_of_results_are_each_one_case() {
     // Infinity in place of c2's result; c3's result printed twice.
     let oracle = r#"input=$(cat); printf '%s' "$input" | sed -e 's/{"op":"x","name":"c2"[^}]*}/Infinity/' -e 's/\({"op":"x","name":"c3"[^}]*}\)/\1,\1/'"#;
     let ran = corpus.run(&["run", "--oracle", oracle, "--format", "json"]);
-    assert_eq!(ran.code, 2, "{ran:?}");
-    let report = json(&ran);
+    assert_eq!(ran.code, 1, "{ran:?}");
+    let report = Report::read(&ran.stdout);
     assert_eq!(
-        verdicts(&report),
-        pairs(&[
+        report.files[0].verdicts(),
+        [
             ("identical", "passed"),
             ("identical", "passed"),
-            ("invalid-output", "error"),
-            ("invalid-output", "error"),
+            ("invalid-output", "failed"),
+            ("invalid-output", "failed"),
             ("different", "failed"),
             ("identical", "passed"),
-        ])
+        ]
     );
-    let cases = &report["files"][0]["cases"];
-    assert!(
-        cases[2]["summary"]
-            .as_str()
-            .unwrap()
-            .starts_with("the oracle printed an incomplete or malformed array"),
-        "{}",
-        cases[2]["summary"]
-    );
+    let cases = &report.files[0].cases;
+    // The half that holds c2 prints one element per case: c2's is its own
+    // failure, found without running it alone.
     assert_eq!(
-        cases[3]["summary"],
-        "the oracle printed 2 results for 1 case"
+        cases[2].summary,
+        "the oracle printed `Infinity`, which is not JSON"
     );
-    assert_eq!(report["summary"]["errors"], 2);
+    assert_eq!(cases[3].summary, "the oracle printed 2 results for 1 case");
+    assert_eq!(report.totals().errors, 0);
 
     let ran = corpus.run(&["run", "--oracle", oracle]);
     assert!(ran
         .stdout
-        .contains("  ERROR a.json:5 #3 x \"c3\": the oracle printed 2 results for 1 case\n"));
-    assert!(ran
-        .stdout
-        .contains("      (the oracle wrote nothing on stderr)\n"));
-    assert!(ran.stdout.contains("error: the oracle failed on 2 cases"));
+        .contains("  FAIL a.json:5 #3 x \"c3\": the oracle printed 2 results for 1 case\n"));
+    assert!(ran.stdout.contains(
+        "  FAIL a.json:4 #2 x \"c2\": the oracle printed `Infinity`, which is not JSON\n"
+    ));
+    assert!(ran.stdout.contains("FAIL the oracle failed on 2 cases"));
     assert_eq!(ran.last_line(), "5 passed, 3 failed");
 }
 
@@ -207,21 +153,21 @@ fn a_case_that_hangs_costs_a_few_timeouts_and_only_itself() {
     ]);
     // The file, then [0..3], [1..3] and [2]: four timeouts.
     assert!(started.elapsed() < Duration::from_secs(20));
-    assert_eq!(ran.code, 2, "{ran:?}");
-    let report = json(&ran);
+    assert_eq!(ran.code, 1, "{ran:?}");
+    let report = Report::read(&ran.stdout);
     assert_eq!(
-        verdicts(&report),
-        pairs(&[
+        report.files[0].verdicts(),
+        [
             ("identical", "passed"),
             ("identical", "passed"),
-            ("timeout", "error"),
+            ("timeout", "failed"),
             ("identical", "passed"),
             ("different", "failed"),
             ("identical", "passed"),
-        ])
+        ]
     );
     assert_eq!(
-        report["files"][0]["cases"][2]["summary"],
+        report.files[0].cases[2].summary,
         "the oracle did not finish within 0.5 s and was killed"
     );
 }
@@ -241,28 +187,15 @@ fn selected_cases_are_blamed_by_their_place_in_the_case_file() {
         .golden("m.json", &golden_of(&cases));
     let oracle = port(CRASH).replace(r#"*'"c2"'*"#, r#"*'"c3"'*"#);
     let ran = corpus.run(&["run", "--oracle", &oracle, "--op", "y", "--format", "json"]);
-    assert_eq!(ran.code, 2, "{ran:?}");
-    let report = json(&ran);
-    let found: Vec<(u64, String)> = report["files"][0]["cases"]
-        .as_array()
-        .unwrap()
+    assert_eq!(ran.code, 1, "{ran:?}");
+    let report = Report::read(&ran.stdout);
+    let found: Vec<(usize, &str)> = report.files[0]
+        .cases
         .iter()
-        .map(|c| {
-            (
-                c["index"].as_u64().unwrap(),
-                c["state"].as_str().unwrap().to_owned(),
-            )
-        })
+        .map(|c| (c.index, c.state.name()))
         .collect();
-    assert_eq!(
-        found,
-        [
-            (1, "passed".to_owned()),
-            (3, "error".to_owned()),
-            (4, "passed".to_owned())
-        ]
-    );
-    assert_eq!(report["files"][0]["cases"][1]["label"], "#3 y \"c3\"");
+    assert_eq!(found, [(1, "passed"), (3, "failed"), (4, "passed")]);
+    assert_eq!(report.files[0].cases[1].label, "#3 y \"c3\"");
 }
 
 #[test]
@@ -271,7 +204,7 @@ fn cases_that_fail_only_together_are_compared_and_reported() {
     // Fails on any batch of more than three cases: every half passes.
     let oracle = r#"input=$(cat); n=$(printf '%s' "$input" | grep -o '"op"' | wc -l); if [ "$n" -gt 3 ]; then echo "too many: $n" >&2; exit 5; fi; printf '%s' "$input""#;
     let ran = corpus.run(&["run", "--oracle", oracle]);
-    assert_eq!(ran.code, 2, "{ran:?}");
+    assert_eq!(ran.code, 1, "{ran:?}");
     assert!(
         ran.stdout.contains(concat!(
             "ERROR a.json: the oracle failed (crash: the oracle exited with status 5) on ",
@@ -289,11 +222,12 @@ fn cases_that_fail_only_together_are_compared_and_reported() {
          their results come from separate runs\n"
     ));
     assert!(!ran.stdout.contains("could not be compared"));
-    assert_eq!(ran.last_line(), "7 passed, 1 failed");
+    // The port's failure together fails the run as a file of its own.
+    assert_eq!(ran.last_line(), "7 passed, 2 failed");
 }
 
 #[test]
-fn accept_records_the_rest_and_leaves_the_failing_case_alone() {
+fn accept_records_the_crash_like_any_divergence() {
     let corpus = corpus();
     let ledger = corpus.join("ledger.txt");
     let ledger = ledger.to_str().unwrap();
@@ -306,23 +240,31 @@ fn accept_records_the_rest_and_leaves_the_failing_case_alone() {
         "--ledger",
         ledger,
     ]);
-    assert_eq!(ran.code, 2, "{ran:?}");
-    assert!(ran
-        .stdout
-        .contains("added    a.json \"c4\" (x, different at /v)\n"));
-    assert!(ran.stdout.contains(
-        "error    a.json \"c2\" (crash: the oracle exited with status 3)\n\
-         error: the oracle failed on 1 case (crash, invalid output or timeout); \
-         their entries were left alone\n"
-    ));
-    assert!(!ran.stdout.contains("could not be compared"));
+    assert_eq!(ran.code, 0, "{ran:?}");
+    assert_eq!(
+        ran.stdout,
+        concat!(
+            "added    a.json \"c2\" (x, crash)\n",
+            "added    a.json \"c4\" (x, different at /v)\n",
+        )
+        .to_owned()
+            + &format!("ledger {ledger}: 2 added, 0 changed, 0 removed, 0 unchanged\n")
+    );
     let text = corpus.read("ledger.txt");
     assert!(text.contains("case a.json \"c4\""));
-    assert!(!text.contains("\"c2\""), "{text}");
-    // With the ledger, run still errs on c2 alone.
+    assert!(text.contains("case a.json \"c2\"\n  op: x\n  state: accepted\n  reason: v is off\n  verdict: crash\n"), "{text}");
+    // With the ledger, the run passes: the crash is known.
     let ran = corpus.run(&["run", "--oracle", &port(CRASH), "--ledger", ledger]);
-    assert_eq!(ran.code, 2);
-    assert_eq!(ran.last_line(), "6 passed, 1 failed, 1 accepted");
+    assert_eq!(ran.code, 0, "{ran:?}");
+    assert_eq!(ran.last_line(), "6 passed, 0 failed, 2 accepted");
+    // The case passing now, its entry is stale.
+    let ran = corpus.run(&["run", "--oracle", &port(":"), "--ledger", ledger]);
+    assert_eq!(ran.code, 1, "{ran:?}");
+    assert!(
+        ran.stdout.contains("  STALE a.json:4 #2 x \"c2\""),
+        "{}",
+        ran.stdout
+    );
 }
 
 #[test]
@@ -377,7 +319,7 @@ fn bless_keeps_the_old_golden_element_of_a_case_the_reference_fails_on() {
     std::fs::remove_file(corpus.join("golden/a.json")).unwrap();
     let ran = corpus.run(&["bless", "--reference", &reference, "--format", "json"]);
     assert_eq!(ran.code, 2, "{ran:?}");
-    let report = json(&ran);
+    let report = bless_json(&ran);
     let file = &report["files"][0];
     assert_eq!(file["status"], "error");
     assert_eq!(

@@ -4,14 +4,13 @@
 //! The reference here is `cat`: it prints each case file back, so a case
 //! file's bytes become its golden's elements.
 
-#[path = "parity_diff_support/mod.rs"]
-mod support;
+use crate::parity_diff_support as support;
 
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::Path;
 use std::process::Command;
 
-use support::{run_with, Corpus};
+use support::{require_bash, run_with, Corpus};
 
 fn bless(corpus: &Corpus, args: &[&str]) -> support::Ran {
     let mut full = vec!["bless", "--reference", "cat"];
@@ -46,8 +45,8 @@ fn bless_adds_goldens_in_the_golden_format_with_the_reference_bytes() {
         "[\n{\"op\":\"x\",\"name\":\"one\"},\n1.0,\n\"\\u00e9\"\n]\n"
     );
     assert_eq!(corpus.read("golden/deep/b.json"), "[]\n");
-    // The goldens now pass.
-    let ran = corpus.run(&["run", "--oracle", "cat"]);
+    // The goldens now pass (`cat` echoes the case file, framing and all).
+    let ran = corpus.run(&["run", "--oracle", "cat", "--framing", "json"]);
     assert_eq!(ran.code, 0, "{ran:?}");
 }
 
@@ -221,7 +220,9 @@ fn bless_filters_and_reports_json() {
 }
 
 #[test]
+#[ignore = "needs bash"]
 fn regen_golden_script_needs_the_reference() {
+    require_bash();
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let script = root.join("scripts/regen-golden.sh");
     let output = Command::new(&script)
@@ -236,7 +237,11 @@ fn regen_golden_script_needs_the_reference() {
     let golden = corpus.join("golden");
     let output = Command::new(&script)
         .env("REFERENCE_ORACLE", "cat")
-        .env("PARITY_DIFF", env!("CARGO_BIN_EXE_parity-diff"))
+        .env(
+            "PARITY_DIFF",
+            std::path::Path::new(env!("CARGO_BIN_EXE_worker-spawn-oracle"))
+                .with_file_name("parity-diff"),
+        )
         .env_remove("CI")
         .args([
             "--cases",
@@ -257,7 +262,10 @@ fn under_umask_022(corpus: &Corpus, args: &[&str]) -> std::process::Output {
     Command::new("sh")
         .arg("-c")
         .arg("umask 022; exec \"$0\" \"$@\"")
-        .arg(env!("CARGO_BIN_EXE_parity-diff"))
+        .arg(
+            std::path::Path::new(env!("CARGO_BIN_EXE_worker-spawn-oracle"))
+                .with_file_name("parity-diff"),
+        )
         .args(args)
         .current_dir(corpus.path())
         .env_remove("CI")

@@ -1,8 +1,11 @@
 //! `parity-diff compare`: every verdict, every exit status, every format.
 
-#[path = "parity_diff_support/mod.rs"]
-mod support;
+use crate::parity_diff_support as support;
 
+use js_exact as js;
+use support::report::{
+    named, tally, CaseId, CaseKey, CaseState, Report, Totals, VerdictKind, Version,
+};
 use support::{golden_of, run_with, write, Corpus};
 
 /// A corpus directory with `results.json`, `golden.json` and `cases.json`.
@@ -352,63 +355,76 @@ fn json_report() {
     );
     let ran = compare(&corpus, &["--format", "json", "--cases", "cases.json"]);
     assert_eq!(ran.code, 1, "{ran:?}");
-    // The lone surrogate is kept as an escape, which serde_json refuses;
-    // check it as text, then read the rest.
+    // The lone surrogate is kept as an escape.
     assert!(
         ran.stdout.contains(r#""golden":"\ud800""#),
         "{}",
         ran.stdout
     );
-    let report: serde_json::Value =
-        serde_json::from_str(&ran.stdout.replace(r"\\ud800", "?").replace(r"\ud800", "?"))
-            .expect("one JSON object");
-    let cases = report["files"][0]["cases"].as_array().unwrap();
+    let report = Report::read(&ran.stdout);
+    let cases = &report.files[0].cases;
     assert_eq!(cases.len(), 4);
-    assert_eq!(cases[0]["verdict"], "identical");
-    assert_eq!(cases[0]["passed"], true);
-    assert_eq!(cases[0]["op"], "o");
-    assert_eq!(cases[0]["label"], "#0 o \"n\"");
-    assert_eq!(cases[1]["verdict"], "same-value");
-    assert_eq!(cases[1]["state"], "failed");
-    assert_eq!(cases[1]["summary"], "same value, different bytes");
-    assert_eq!(cases[1]["reasons"][0]["kind"], "key order");
-    assert_eq!(cases[1]["reasons"][0]["pointer"], "");
-    assert_eq!(cases[2]["verdict"], "different");
-    assert_eq!(cases[2]["paths"][0]["pointer"], "/v/1");
-    assert_eq!(cases[2]["paths"][0]["golden"], 2);
-    assert_eq!(cases[2]["paths"][0]["actual"], 3);
-    assert_eq!(cases[2]["paths"][1]["pointer"], "/w");
-    assert!(cases[2]["paths"][1].get("actual").is_none());
-    assert_eq!(cases[2]["totalPaths"], 2);
-    assert_eq!(cases[2]["golden"], r#"{"v":[1,2],"w":"?"}"#);
-    assert_eq!(cases[2]["actual"], r#"{"v":[1,3]}"#);
-    assert_eq!(cases[2]["input"], serde_json::Value::Null);
+    assert_eq!(cases[0].verdict, VerdictKind::Identical);
+    assert!(cases[0].passes());
+    assert_eq!(cases[0].op.as_deref(), Some("o"));
+    assert_eq!(cases[0].label, "#0 o \"n\"");
+    assert_eq!(cases[1].verdict, VerdictKind::SameValue);
+    assert_eq!(cases[1].state, CaseState::Failed);
+    assert_eq!(cases[1].summary, "same value, different bytes");
+    assert_eq!(cases[1].reasons[0].kind, "key order");
+    assert_eq!(cases[1].reasons[0].pointer.to_string(), "");
+    assert_eq!(cases[2].verdict, VerdictKind::Different);
+    let paths = &cases[2].paths;
+    assert_eq!(paths[0].pointer.to_string(), "/v/1");
+    assert_eq!(paths[0].golden, Some(js::Value::Number(2.0)));
+    assert_eq!(paths[0].actual, Some(js::Value::Number(3.0)));
+    assert_eq!(paths[1].pointer.to_string(), "/w");
     assert_eq!(
-        cases[2]["id"],
-        serde_json::json!({"file": "cases.json", "hash": "2"})
+        paths[1].golden,
+        Some(js::Value::String(js::JsString::from_utf16(&[0xd800])))
     );
-    assert_eq!(cases[2]["fingerprint"].as_str().unwrap().len(), 16);
-    assert_eq!(cases[3]["verdict"], "extra");
+    assert_eq!(paths[1].actual, None);
+    assert_eq!(cases[2].total_paths, 2);
     assert_eq!(
-        cases[0]["id"],
-        serde_json::json!({"file": "cases.json", "name": "n"})
+        cases[2].golden.as_deref(),
+        Some(r#"{"v":[1,2],"w":"\ud800"}"#)
     );
-    assert_eq!(cases[0]["line"], 1);
-    assert_eq!(report["version"], 1);
-    assert_eq!(report["command"], "compare");
-    assert_eq!(report["files"][0]["path"], "cases.json");
+    assert_eq!(cases[2].actual.as_deref(), Some(r#"{"v":[1,3]}"#));
+    assert_eq!(cases[2].input, None);
     assert_eq!(
-        report["byOp"],
-        serde_json::json!({"(no op)": {"passed": 0, "failed": 3, "accepted": 0},
-                           "o": {"passed": 1, "failed": 0, "accepted": 0}})
+        cases[2].id,
+        CaseId {
+            file: "cases.json".into(),
+            key: CaseKey::Hash("2".into())
+        }
     );
-    assert_eq!(report["groups"].as_array().unwrap().len(), 3);
+    assert_eq!(cases[2].fingerprint.as_ref().unwrap().len(), 16);
+    assert_eq!(cases[3].verdict, VerdictKind::Extra);
+    assert_eq!(cases[0].id, named("cases.json", "n"));
+    assert_eq!(cases[0].line, Some(1));
+    assert_eq!(report.head.version, Version::V2);
+    assert_eq!(report.head.command, "compare");
     assert_eq!(
-        report["summary"],
-        serde_json::json!({"passed": 1, "failed": 3, "accepted": 0, "triaged": 0, "new": 0,
-                           "changed": 0, "stale": 0, "orphaned": 0, "skipped": 0, "errors": 0,
-                           "exitCode": 1})
+        report.files[0].head.info.path.as_deref(),
+        Some("cases.json")
     );
+    assert_eq!(
+        report.by_op,
+        [
+            ("(no op)".to_owned(), tally(0, 3, 0)),
+            ("o".to_owned(), tally(1, 0, 0))
+        ]
+    );
+    assert_eq!(report.groups.len(), 3);
+    assert_eq!(
+        report.totals(),
+        Totals {
+            passed: 1,
+            failed: 3,
+            ..Totals::default()
+        }
+    );
+    assert_eq!(report.summary.exit_code, 1);
 }
 
 #[test]
@@ -428,7 +444,7 @@ fn junit_report() {
     );
     // Named by identity: the case file and the name, or a hash of the
     // case's bytes; never by position.
-    let hash = worker_spawn_oracle::diff::identity::short_hash(br#"{"op":"o"}"#);
+    let hash = parity_diff::corpus::identity::short_hash(br#"{"op":"o"}"#);
     assert!(
         xml.contains(&format!(
             r#"<testcase name="cases.json #{hash}" classname="cases.json" file="cases.json" line="1"/>"#
@@ -452,7 +468,7 @@ fn junit_report() {
 }
 
 #[test]
-fn tokens_stay_out_of_reports_unless_they_differ() {
+fn tokens_stay_out_of_reports_unless_the_port_made_them_up() {
     let cases = r#"[{"op":"cliArgs","options":{"token":"tok-1234"}},{"op":"cliArgs","options":{"token":"tok-5678"}}]"#;
     let corpus = files(
         r#"[["--token","tok-1234","--cwd","/b"],["--token","tok-9999"]]"#,
@@ -471,11 +487,11 @@ fn tokens_stay_out_of_reports_unless_they_differ() {
                 "{format}"
             );
         }
-        // The second case's token is the differing value: it is shown.
-        assert!(
-            ran.stdout.contains("tok-5678") && ran.stdout.contains("tok-9999"),
-            "{format}"
-        );
+        // The second case's golden token is the differing value, but it is
+        // the case's own: masked. The port's, which the case does not
+        // hold, is shown.
+        assert!(!ran.stdout.contains("tok-5678"), "{format}: {}", ran.stdout);
+        assert!(ran.stdout.contains("tok-9999"), "{format}");
     }
 }
 

@@ -4,14 +4,13 @@
 //! Corpora here use `cat` as the oracle: each case file is its own result
 //! array, so a golden that differs from its case file is a failure.
 
-#[path = "parity_diff_support/mod.rs"]
-mod support;
+use crate::parity_diff_support as support;
 
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
 
+use parity_diff::corpus::identity::fingerprint;
 use support::{golden_of, run, write, Corpus, Ran};
-use worker_spawn_oracle::diff::identity::fingerprint;
 
 /// A JSON report of a corpus of `(file, cases, golden)`, run with
 /// `oracle`, saved as `dir/name`.
@@ -260,7 +259,7 @@ fn a_case_the_oracle_fails_on_alone_is_the_only_one_newly_failing() {
     assert!(
         ran.stdout.starts_with(concat!(
             "Newly failing (1):\n",
-            "  a.json \"p1\": passed → error: x: the oracle exited with status 3\n",
+            "  a.json \"p1\": passed → failed: x: the oracle exited with status 3\n",
         )),
         "{}",
         ran.stdout
@@ -281,21 +280,21 @@ fn markdown_for_a_pull_request_comment() {
             "### parity-diff delta\n\n",
             "**3 → 3 passing (0)** · 1 newly failing · 2 failing differently · 1 newly passing · 2 added · 1 removed\n\n",
             "| op | base | head | change |\n|:---|---:|---:|---:|\n",
-            "| w | 0 / 0 | 1 / 1 | +1 |\n",
-            "| x | 3 / 3 | 1 / 3 | -2 |\n",
-            "| y | 0 / 3 | 1 / 3 | +1 |\n\n",
+            "| `w` | 0 / 0 | 1 / 1 | +1 |\n",
+            "| `x` | 3 / 3 | 1 / 3 | -2 |\n",
+            "| `y` | 0 / 3 | 1 / 3 | +1 |\n\n",
             "#### Newly failing (1)\n\n",
-            "- <code>a.json \"p2\"</code>: passed → failed: x: different at /v (golden number, port number)\n\n",
+            "- `a.json \"p2\"`: `passed` → `failed: x: different at /v (golden number, port number)`\n\n",
             "#### Failing differently (2)\n\n",
-            "- <code>a.json \"f2\"</code>: failed: y: different at /v (golden number, port number) → failed: the same failure with other bytes (fingerprint {} → {})\n",
-            "- <code>a.json \"f3\"</code>: failed: y: different at /v (golden string, port number) → failed: y: different at /v (golden number, port number)\n\n",
+            "- `a.json \"f2\"`: `failed: y: different at /v (golden number, port number)` → `failed: the same failure with other bytes (fingerprint {} → {})`\n",
+            "- `a.json \"f3\"`: `failed: y: different at /v (golden string, port number)` → `failed: y: different at /v (golden number, port number)`\n\n",
             "#### Newly passing (1)\n\n",
-            "- <code>a.json \"f1\"</code>: failed: y: different at /v (golden number, port number) → passed\n\n",
+            "- `a.json \"f1\"`: `failed: y: different at /v (golden number, port number)` → `passed`\n\n",
             "#### Added (2)\n\n",
-            "- <code>a.json \"n1\"</code>: failed: x: different at /v (golden number, port number)\n",
-            "- <code>a.json \"n2\"</code>: passed\n\n",
+            "- `a.json \"n1\"`: `failed: x: different at /v (golden number, port number)`\n",
+            "- `a.json \"n2\"`: `passed`\n\n",
             "#### Removed (1)\n\n",
-            "- <code>a.json \"gone\"</code>: was passed\n\n",
+            "- `a.json \"gone\"`: was `passed`\n\n",
             ),
             *F2_WAS, *F2_NOW
         )
@@ -328,10 +327,13 @@ fn long_markdown_lists_are_folded_capped_and_kept_under_a_comment_s_size() {
     let head = report(dir.path(), "h.json", &[("a.json", &cases, &broken)], "cat");
     let ran = delta(dir.path(), &base, &head, "markdown");
     assert_eq!(ran.code, 1);
-    assert!(ran.stdout.contains("<details><summary>Newly failing (150)</summary>\n\n- <code>a.json \"case \\*0\\* \\| &lt;b&gt;\"</code>: passed → failed: "), "{}", ran.stdout);
-    assert_eq!(ran.stdout.matches("\n- <code>").count(), 100);
+    // Names stand in code spans: no emphasis, no HTML, a pipe as it is.
+    assert!(ran.stdout.contains("<details><summary>Newly failing (150)</summary>\n\n- `a.json \"case *0* | <b>\"`: `passed` → `failed: "), "{}", ran.stdout);
+    assert_eq!(ran.stdout.matches("\n- `").count(), 100);
     assert!(ran.stdout.contains("\n- … and 50 more\n\n</details>\n"));
-    assert!(ran.stdout.contains("| x | 150 / 150 | 0 / 150 | -150 |\n"));
+    assert!(ran
+        .stdout
+        .contains("| `x` | 150 / 150 | 0 / 150 | -150 |\n"));
 
     // Long names: cut to stay under GitHub's 65 536 characters.
     let (cases, broken) = many(120, |n| format!("{n} {}", "long name ".repeat(60)));
@@ -341,7 +343,7 @@ fn long_markdown_lists_are_folded_capped_and_kept_under_a_comment_s_size() {
     let head = report(dir.path(), "h2.json", &[("a.json", &cases, &broken)], "cat");
     let ran = delta(dir.path(), &base, &head, "markdown");
     assert!(ran.stdout.len() < 60_000, "{} bytes", ran.stdout.len());
-    let named = ran.stdout.matches("\n- <code>").count();
+    let named = ran.stdout.matches("\n- `").count();
     assert!((50..100).contains(&named), "{named}");
     assert!(ran.stdout.contains(&format!(
         "\n- … and {} more (cut to fit a pull request comment)\n\n</details>\n",
@@ -378,14 +380,14 @@ fn input_errors_exit_2_with_a_reason() {
     let report = std::fs::read_to_string(&head).unwrap();
     write(
         &future,
-        report.replacen("{\"version\":1,", "{\"version\":2,", 1),
+        report.replacen("{\"version\":2,", "{\"version\":3,", 1),
     );
     let ran = delta(dir.path(), &base, &future, "human");
     assert_eq!(ran.code, 2);
     assert_eq!(
         ran.stderr,
         format!(
-            "parity-diff: {} is a report of format version 2; this parity-diff reads version 1\n",
+            "parity-diff: {} is a report of format version 3; this parity-diff reads versions 1 and 2\n",
             future.display()
         )
     );

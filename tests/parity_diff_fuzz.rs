@@ -4,7 +4,10 @@
 use std::process::Command;
 
 fn parity_diff() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_parity-diff"))
+    Command::new(
+        std::path::Path::new(env!("CARGO_BIN_EXE_worker-spawn-oracle"))
+            .with_file_name("parity-diff"),
+    )
 }
 
 fn oracle() -> &'static str {
@@ -119,7 +122,8 @@ fn usage_errors_exit_two() {
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("unknown op \"noSuchOp\""));
+    assert!(String::from_utf8_lossy(&output.stderr)
+        .contains("no case of op \"noSuchOp\" in the corpus; its ops are: cliArgs, "));
     let output = parity_diff()
         .args(["fuzz", "--left", "true", "--count", "10", "--seed", "1"])
         .output()
@@ -135,4 +139,40 @@ fn usage_errors_exit_two() {
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
+}
+
+/// With a generator and no `--op`, the ops are the corpus's (here the
+/// bundled one, run from the repository's root), less those the generator
+/// has no cases of (it prints `[]`): the corpus's cases of unknown ops.
+#[test]
+fn a_generator_fuzzes_the_corpus_s_ops_it_has_cases_of() {
+    let out = tempfile::tempdir().unwrap();
+    let generator = format!("'{}' generate", oracle());
+    let output = parity_diff()
+        .args(["fuzz", "--left", oracle(), "--generator", &generator])
+        .args(["--count", "480", "--seed", "3", "--format", "json"])
+        .arg("--out")
+        .arg(out.path())
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("fuzz: the generator has no cases of op \"listOps\"; left out\n"),
+        "{stderr}"
+    );
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["cases"], 480);
+    let output = parity_diff()
+        .args(["fuzz", "--left", oracle(), "--generator", &generator])
+        .args(["--op", "noSuchOp", "--count", "10"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&output.stderr)
+            .ends_with("parity-diff: the generator has no cases of any op asked for (noSuchOp)\n"),
+        "{output:?}"
+    );
 }

@@ -1,7 +1,7 @@
 //! `parity-diff fuzz` against ports that break on one kind of case: they
-//! print `Infinity`, crash, or hang whenever a batch holds a
-//! `readyTimeoutMs` case with `"configured":1e400`, and are our own
-//! oracle otherwise. Each such case is a divergence of its own kind,
+//! print `Infinity` for a `readyTimeoutMs` case with `"configured":1e400`
+//! (and are judged result by result), or crash or hang whenever a batch
+//! holds one (and are bisected), and are our own oracle otherwise. Each such case is a divergence of its own kind,
 //! every other case is still compared, and the session ends with its
 //! summary. Also: regression files written twice, and a symbolic link
 //! named like one.
@@ -9,7 +9,7 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-use worker_spawn_oracle::fuzz::generate::Gen;
+use worker_spawn_oracle::generate::Gen;
 
 /// What the ports look for, in a case's text as the fuzzer writes it.
 const MARKER: &str = r#""configured":1e400"#;
@@ -44,17 +44,26 @@ fn marked(seed: u64, count: usize) -> usize {
         .count()
 }
 
+/// Our generators, through their command.
+fn our_generator() -> String {
+    format!("'{}' generate", env!("CARGO_BIN_EXE_worker-spawn-oracle"))
+}
+
 fn fuzz(left: &str, seed: u64, count: usize, out: &Path, extra: &[&str]) -> Output {
     let count = count.to_string();
     let seed = seed.to_string();
-    Command::new(env!("CARGO_BIN_EXE_parity-diff"))
-        .args(["fuzz", "--left", left, "--op", "readyTimeoutMs"])
-        .args(["--count", &count, "--batch-size", &count, "--seed", &seed])
-        .arg("--out")
-        .arg(out)
-        .args(extra)
-        .output()
-        .unwrap()
+    Command::new(
+        std::path::Path::new(env!("CARGO_BIN_EXE_worker-spawn-oracle"))
+            .with_file_name("parity-diff"),
+    )
+    .args(["fuzz", "--left", left, "--op", "readyTimeoutMs"])
+    .args(["--generator", &our_generator()])
+    .args(["--count", &count, "--batch-size", &count, "--seed", &seed])
+    .arg("--out")
+    .arg(out)
+    .args(extra)
+    .output()
+    .unwrap()
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -70,8 +79,18 @@ fn files(dir: &Path) -> Vec<std::path::PathBuf> {
     files
 }
 
-/// Checks a human report blaming exactly the marked cases on `kind`.
-fn assert_blamed(output: &Output, kind: &str, seed: u64, count: usize) -> String {
+/// The fixture port that prints `Infinity` for the marked cases alone.
+fn infinity_port() -> String {
+    format!(
+        "PORT_AT_LEAST=1e300 PORT_ORACLE='{}' sh '{}/tests/fixtures/infinity_port.sh'",
+        oracle(),
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+/// Checks a human report blaming exactly the marked cases on `kind`,
+/// bisected (or judged result by result when not `bisected`).
+fn assert_blamed(output: &Output, kind: &str, seed: u64, count: usize, bisected: bool) -> String {
     let stdout = text(&output.stdout);
     let stderr = text(&output.stderr);
     assert_eq!(output.status.code(), Some(1), "{stdout}{stderr}");
@@ -94,9 +113,14 @@ fn assert_blamed(output: &Output, kind: &str, seed: u64, count: usize) -> String
         last.starts_with(&format!("fuzz: seed {seed}: {count} cases in ")),
         "{last}"
     );
+    let how = if bisected {
+        "0 judged result by result, 1 bisected in "
+    } else {
+        "1 judged result by result, 0 bisected in 0 oracle runs"
+    };
     assert!(
         last.contains(&format!(
-            ": {bad} diverged, 1 signature, 1 failed batch run bisected in "
+            ": {bad} diverged, 1 signature, 1 failed batch run: {how}"
         )),
         "{last}"
     );
@@ -112,19 +136,23 @@ fn assert_blamed(output: &Output, kind: &str, seed: u64, count: usize) -> String
 #[test]
 fn a_port_that_prints_infinity_for_one_kind_of_case() {
     let dir = tempfile::tempdir().unwrap();
-    let left = port(
-        dir.path(),
-        "port.sh",
-        &format!("'{}' < \"$t\" | sed 's/600000/Infinity/g'", oracle()),
-    );
+    let left = infinity_port();
     let out = dir.path().join("out");
     let output = fuzz(&left, 5, 300, &out, &[]);
-    let stdout = assert_blamed(&output, "invalid-output", 5, 300);
+    let stdout = assert_blamed(&output, "invalid-output", 5, 300, false);
     assert!(
         stdout.contains(
-            "    left:      invalid-output: the oracle printed an incomplete or malformed array: "
+            "    left:      invalid-output: the oracle printed `Infinity`, which is not JSON\n"
         ),
         "{stdout}"
+    );
+    let stderr = text(&output.stderr);
+    let bad = marked(5, 300);
+    assert!(
+        stderr.contains(&format!(
+            "(invalid-output: {bad} of the oracle's 300 results are not JSON); each result judged alone\n"
+        )),
+        "{stderr}"
     );
     let written = files(&out);
     assert_eq!(written.len(), 1, "{written:?}");
@@ -149,6 +177,8 @@ fn a_port_that_prints_infinity_for_one_kind_of_case() {
     assert_eq!(report["cases"], 300);
     assert_eq!(report["stopped"], serde_json::Value::Null);
     assert_eq!(report["failedBatches"], 1);
+    assert_eq!(report["bisectedBatches"], 0);
+    assert_eq!(report["bisectRuns"], 0);
     let divergence = &report["divergences"][0];
     assert_eq!(divergence["kind"], "invalid-output");
     assert_eq!(divergence["cases"], marked(5, 300));
@@ -168,7 +198,7 @@ fn a_port_that_crashes_on_one_kind_of_case() {
         "echo 'Traceback (most recent call last):' >&2; echo 'OverflowError: cannot convert float infinity to integer' >&2; rm -f \"$t\"; exit 3",
     );
     let out = dir.path().join("out");
-    let stdout = assert_blamed(&fuzz(&left, 5, 300, &out, &[]), "crash", 5, 300);
+    let stdout = assert_blamed(&fuzz(&left, 5, 300, &out, &[]), "crash", 5, 300, true);
     assert!(
         stdout.contains(concat!(
             "    left:      crash: the oracle exited with status 3\n",
@@ -184,11 +214,13 @@ fn a_port_that_hangs_on_one_kind_of_case() {
     let dir = tempfile::tempdir().unwrap();
     let left = port(dir.path(), "port.sh", "rm -f \"$t\"; sleep 30");
     let out = dir.path().join("out");
-    let output = fuzz(&left, 1, 200, &out, &["--timeout", "0.3"]);
-    let stdout = assert_blamed(&output, "timeout", 1, 200);
+    // A second: a batch of a dozen cases through the shell port took over
+    // 0.3 s once on a loaded machine, and was blamed as a hang.
+    let output = fuzz(&left, 1, 200, &out, &["--timeout", "1"]);
+    let stdout = assert_blamed(&output, "timeout", 1, 200, true);
     assert!(
         stdout.contains(
-            "    left:      timeout: the oracle did not finish within 0.3 s and was killed\n"
+            "    left:      timeout: the oracle did not finish within 1 s and was killed\n"
         ),
         "{stdout}"
     );
@@ -197,11 +229,7 @@ fn a_port_that_hangs_on_one_kind_of_case() {
 #[test]
 fn the_same_seed_twice_writes_no_new_file_and_keeps_what_is_there() {
     let dir = tempfile::tempdir().unwrap();
-    let left = port(
-        dir.path(),
-        "port.sh",
-        &format!("'{}' < \"$t\" | sed 's/600000/Infinity/g'", oracle()),
-    );
+    let left = infinity_port();
     let out = dir.path().join("out");
     assert_eq!(fuzz(&left, 5, 300, &out, &[]).status.code(), Some(1));
     let written = files(&out);
@@ -259,11 +287,7 @@ fn the_same_seed_twice_writes_no_new_file_and_keeps_what_is_there() {
 fn a_dangling_link_named_like_a_regression_file_is_not_followed() {
     // Issue 14: fuzz --out followed such a link and wrote outside --out.
     let dir = tempfile::tempdir().unwrap();
-    let left = port(
-        dir.path(),
-        "port.sh",
-        &format!("'{}' < \"$t\" | sed 's/600000/Infinity/g'", oracle()),
-    );
+    let left = infinity_port();
     let first = dir.path().join("first");
     assert_eq!(fuzz(&left, 5, 300, &first, &[]).status.code(), Some(1));
     let name = files(&first)[0].file_name().unwrap().to_owned();

@@ -4,12 +4,14 @@
 //! GITHUB_STEP_SUMMARY names (twice: two summaries; cut under 1 MiB with
 //! a note), and JUnit cases that carry their file and line.
 
-#[path = "parity_diff_support/mod.rs"]
-mod support;
+use crate::parity_diff_support as support;
 
 use std::path::Path;
 
-use support::{assert_markdown_well_formed, golden_of, root, run_with, Corpus, Ran, EXAMPLE_PORT};
+use support::{
+    assert_markdown_well_formed, golden_of, require_python3, root, run_with, Corpus, Ran,
+    EXAMPLE_PORT,
+};
 
 fn in_actions(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Ran {
     let mut all = vec![("GITHUB_ACTIONS", "true")];
@@ -39,7 +41,9 @@ fn distinct_failures(count: usize, size: usize) -> Corpus {
 }
 
 #[test]
+#[ignore = "needs python3"]
 fn the_example_port_gets_ten_annotations_and_a_notice() {
+    require_python3();
     let plain = run_with(
         root(),
         &["run", "--oracle", EXAMPLE_PORT, "--format", "json"],
@@ -61,8 +65,8 @@ fn the_example_port_gets_ten_annotations_and_a_notice() {
     // The group that is not a whole op throwing "not implemented" first.
     assert_eq!(
         lines[0],
-        "::error file=cases/env-ready.json,line=103,title=readyTimeoutMs::readyTimeoutMs: \
-         different at /value (golden number, port number) — 1 case, the first #101 \
+        "::error file=cases/env-ready.json,line=104,title=readyTimeoutMs::readyTimeoutMs: \
+         different at /value (golden number, port number) — 1 case, the first #102 \
          readyTimeoutMs \"readyTimeoutMs: fractional\": different at /value"
     );
     let mut annotated = 0;
@@ -110,7 +114,8 @@ fn annotations_follow_the_flag_and_the_environment() {
     let dir = corpus.path();
     let expected = "::error file=cases/a.json,line=1,title=x::x: different at /v (golden number, \
                     port number) — 1 case, the first #0 x: different at /v\n";
-    let args = ["run", "--oracle", "cat", "--quiet"];
+    // `cat` echoes the case file, framing and all.
+    let args = ["run", "--oracle", "cat", "--framing", "json", "--quiet"];
     for (extra, env, annotated) in [
         (None, None, false),
         (None, Some("true"), true),
@@ -178,7 +183,7 @@ fn the_summary_is_appended_each_time() {
     );
     assert_eq!(ran.code, 1, "{ran:?}");
     assert_eq!(ran.stderr, "");
-    assert!(ran.stdout.starts_with("{\"version\":1,"));
+    assert!(ran.stdout.starts_with("{\"version\":2,"));
     let markdown = run_with(
         corpus.path(),
         &["run", "--oracle", "cat", "--format", "markdown"],
@@ -203,7 +208,10 @@ fn the_summary_is_appended_each_time() {
     let ran = std::process::Command::new("sh")
         .arg("-c")
         .arg("exec \"$0\" run --oracle cat --format markdown >> \"$GITHUB_STEP_SUMMARY\"")
-        .arg(env!("CARGO_BIN_EXE_parity-diff"))
+        .arg(
+            std::path::Path::new(env!("CARGO_BIN_EXE_worker-spawn-oracle"))
+                .with_file_name("parity-diff"),
+        )
         .current_dir(corpus.path())
         .env("GITHUB_STEP_SUMMARY", &once)
         .env_remove("GITHUB_ACTIONS")
@@ -254,6 +262,8 @@ fn a_summary_stays_under_a_mebibyte_and_says_what_it_left_out() {
         "run",
         "--oracle",
         "cat",
+        "--framing",
+        "json",
         "--format",
         "markdown",
         "--max-failures",

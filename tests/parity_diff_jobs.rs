@@ -5,8 +5,7 @@
 //! one case, so that reports hold failures, groups and an error found by
 //! bisection.
 
-#[path = "parity_diff_support/mod.rs"]
-mod support;
+use crate::parity_diff_support as support;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -44,10 +43,10 @@ fn run_reports_are_the_same_for_every_number_of_jobs() {
             .iter()
             .map(|jobs| run_jobs(root(), &args, jobs))
             .collect();
-        assert_eq!(ran[0].code, 2, "{}", ran[0].stderr);
+        assert_eq!(ran[0].code, 1, "{}", ran[0].stderr);
         if format == "human" {
             let stdout = &ran[0].stdout;
-            assert!(stdout.contains("ERROR argv.json:"), "{stdout}");
+            assert!(stdout.contains("FAIL argv.json:"), "{stdout}");
             assert!(stdout.contains("\"cliArgs: every option set\": the oracle exited"));
             assert!(
                 stdout.contains("different at /value/FORCE_COLOR"),
@@ -161,14 +160,22 @@ fn fuzz_finds_the_same_for_every_number_of_jobs() {
         // so that the reports name the files alike.
         let dir = tempfile::tempdir().unwrap();
         let fuzz = |format: &str| {
-            Command::new(env!("CARGO_BIN_EXE_parity-diff"))
-                .args(["fuzz", "--left", &left, "--seed", "5", "--count", "1500"])
-                .args(["--batch-size", "250", "--op", "readyTimeoutMs"])
-                .args(["--op", "envOverlay", "--op", "readyMessage"])
-                .args(["--jobs", jobs, "--format", format, "--out", "out"])
-                .current_dir(dir.path())
-                .output()
-                .unwrap()
+            Command::new(
+                std::path::Path::new(env!("CARGO_BIN_EXE_worker-spawn-oracle"))
+                    .with_file_name("parity-diff"),
+            )
+            .args(["fuzz", "--left", &left, "--seed", "5", "--count", "1500"])
+            .args(["--batch-size", "250", "--op", "readyTimeoutMs"])
+            .arg("--generator")
+            .arg(format!(
+                "'{}' generate",
+                env!("CARGO_BIN_EXE_worker-spawn-oracle")
+            ))
+            .args(["--op", "envOverlay", "--op", "readyMessage"])
+            .args(["--jobs", jobs, "--format", format, "--out", "out"])
+            .current_dir(dir.path())
+            .output()
+            .unwrap()
         };
         let human = fuzz("human");
         assert_eq!(human.status.code(), Some(1), "{human:?}");

@@ -2,13 +2,12 @@
 //! reports that record their corpus, and shard reports merged into the
 //! report of the whole run, or refused with a reason.
 
-#[path = "parity_diff_support/mod.rs"]
-mod support;
+use crate::parity_diff_support as support;
 
 use std::path::{Path, PathBuf};
 
-use support::{golden_of, root, run, write, Corpus, Ran, EXAMPLE_PORT};
-use worker_spawn_oracle::js::{self, TextMode, Value};
+use support::report::Report;
+use support::{golden_of, require_python3, root, run, write, Corpus, Ran, EXAMPLE_PORT};
 
 /// The JSON report's members after its head: everything a merge must
 /// reproduce.
@@ -17,19 +16,16 @@ fn body(report: &str) -> &str {
     &report[at..]
 }
 
-fn parse(report: &str) -> Value {
+fn parse(report: &str) -> Report {
     let text = report.to_owned();
-    // Reports of the bundled corpus nest deeply: parse on a big stack.
+    // Reports of the bundled corpus hold deeply nested values: read them
+    // on a big stack.
     std::thread::Builder::new()
         .stack_size(256 * 1024 * 1024)
-        .spawn(move || js::parse(text.as_bytes(), TextMode::LossyUtf8).expect("one JSON object"))
+        .spawn(move || Report::read(&text))
         .unwrap()
         .join()
         .unwrap()
-}
-
-fn number(value: &Value) -> usize {
-    value.as_number().expect("a number") as usize
 }
 
 /// Writes each report to `dir` and returns the paths.
@@ -52,14 +48,9 @@ fn merge(dir: &Path, paths: &[PathBuf], format: &str) -> Ran {
 }
 
 #[test]
+#[ignore = "needs python3"]
 fn the_bundled_corpus_in_four_shards_merges_into_the_unsharded_run() {
-    let python = std::process::Command::new("python3")
-        .arg("--version")
-        .output();
-    assert!(
-        python.is_ok_and(|out| out.status.success()),
-        "needs python3"
-    );
+    require_python3();
     let out = tempfile::tempdir().unwrap();
     let whole = run(
         root(),
@@ -89,30 +80,21 @@ fn the_bundled_corpus_in_four_shards_merges_into_the_unsharded_run() {
     // Balanced by cases: every shard records its range, and holds it.
     let mut sizes = Vec::new();
     let whole_report = parse(&whole.stdout);
-    let total = number(whole_report.get("corpus").get("cases"));
-    assert_eq!(total, 1342);
+    let total = whole_report.head.corpus.as_ref().unwrap().cases;
+    assert_eq!(total, 1354);
     let mut next = 0;
     for (k, shard) in shards.iter().enumerate() {
         let report = parse(&shard.stdout);
-        let range = report.get("shard");
-        assert_eq!(number(range.get("index")), k + 1);
-        assert_eq!(number(range.get("count")), 4);
-        assert_eq!(number(range.get("from")), next);
-        next = number(range.get("to"));
-        let held: usize = report
-            .get("files")
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|file| file.get("cases").as_array().unwrap().len())
-            .sum();
-        assert_eq!(held, next - number(range.get("from")), "shard {}", k + 1);
+        let range = report.head.shard.unwrap();
+        assert_eq!(range.index, k + 1);
+        assert_eq!(range.count, 4);
+        assert_eq!(range.from, next);
+        next = range.to;
+        let held = report.cases().count();
+        assert_eq!(held, next - range.from, "shard {}", k + 1);
         sizes.push(held);
         // The corpus is the same for every shard and the whole run.
-        assert_eq!(
-            js::to_json(report.get("corpus")),
-            js::to_json(whole_report.get("corpus"))
-        );
+        assert_eq!(report.head.corpus, whole_report.head.corpus);
     }
     assert_eq!(next, total);
     let (largest, smallest) = (sizes.iter().max().unwrap(), sizes.iter().min().unwrap());
@@ -134,20 +116,10 @@ fn the_bundled_corpus_in_four_shards_merges_into_the_unsharded_run() {
     assert_eq!(merged.code, 1, "{}", merged.stderr);
     assert_eq!(body(&merged.stdout), body(&whole.stdout));
     let report = parse(&merged.stdout);
-    assert_eq!(
-        report.get("command").as_js_string().unwrap().to_string(),
-        "merge"
-    );
-    assert!(report.get("shard").is_unset());
-    let summary = report.get("summary");
-    assert_eq!(
-        (number(summary.get("passed")), number(summary.get("failed"))),
-        (84, 1258)
-    );
-    assert_eq!(
-        number(report.get("byOp").get("scriptPath").get("passed")),
-        29
-    );
+    assert_eq!(report.head.command, "merge");
+    assert_eq!(report.head.shard, None);
+    assert_eq!((report.totals().passed, report.totals().failed), (85, 1269));
+    assert_eq!(report.op("scriptPath").passed, 29);
 
     // Every format renders the merged records as the run's own.
     for format in ["human", "junit"] {
@@ -161,9 +133,9 @@ fn the_bundled_corpus_in_four_shards_merges_into_the_unsharded_run() {
     }
     // JUnit from a merge is never empty (vitest's merge wrote an empty one).
     let junit = merge(root(), &paths, "junit");
-    assert_eq!(junit.stdout.matches("<testcase ").count(), 1342);
+    assert_eq!(junit.stdout.matches("<testcase ").count(), 1354);
     assert!(junit.stdout.contains(
-        "<testsuites name=\"parity-diff\" tests=\"1342\" failures=\"1258\" errors=\"0\">"
+        "<testsuites name=\"parity-diff\" tests=\"1354\" failures=\"1269\" errors=\"0\">"
     ));
 }
 
@@ -378,7 +350,8 @@ fn merge_refuses_what_is_not_one_run_in_shards() {
     assert_eq!(
         refused(&[paths[0].clone(), by_op[1].clone(), paths[2].clone()]),
         format!(
-            "parity-diff: {} and {} selected different cases of the corpus (their --filter or --op differ)",
+            "parity-diff: {} and {} selected different cases of the corpus \
+             (their --filter, --op or --rerun-failed differ)",
             path(&paths[0]),
             path(&by_op[1])
         )
@@ -401,12 +374,12 @@ fn merge_refuses_what_is_not_one_run_in_shards() {
     let future = corpus.join("future.json");
     write(
         &future,
-        text.replacen("{\"version\":1,", "{\"version\":2,", 1),
+        text.replacen("{\"version\":2,", "{\"version\":3,", 1),
     );
     assert_eq!(
         refused(&[paths[0].clone(), future.clone(), paths[2].clone()]),
         format!(
-            "parity-diff: {} is a report of format version 2; this parity-diff reads version 1",
+            "parity-diff: {} is a report of format version 3; this parity-diff reads versions 1 and 2",
             path(&future)
         )
     );
@@ -470,6 +443,41 @@ fn merge_refuses_what_is_not_one_run_in_shards() {
 }
 
 #[test]
+fn the_shards_warnings_stay_with_their_file() {
+    let corpus = corpus_of_seven();
+    let paths = shard_reports(&corpus, 3, &[]);
+    // a.json straddles shards 1 and 2: each shard's oracle run may warn
+    // (processes it left holding its output), as a run's report says.
+    for (path, warning) in [(&paths[0], "first"), (&paths[1], "second")] {
+        let text = std::fs::read_to_string(path).unwrap();
+        let at = text.find("\"cases\":[").unwrap();
+        let text = format!(
+            "{}\"warnings\":[\"{warning}\"],{}",
+            &text[..at],
+            &text[at..]
+        );
+        write(path, &text);
+        assert_eq!(parse(&text).files[0].head.warnings, [warning]);
+    }
+    let merged = merge(corpus.path(), &paths, "json");
+    let report = parse(&merged.stdout);
+    let a = report.file("a.json");
+    assert_eq!(a.head.warnings, ["first", "second"], "{}", merged.stdout);
+    assert!(report.file("c.json").head.warnings.is_empty());
+    let human = merge(corpus.path(), &paths, "human");
+    assert!(
+        human.stdout.contains("WARNING a.json: first\n"),
+        "{}",
+        human.stdout
+    );
+    assert!(
+        human.stdout.contains("WARNING a.json: second\n"),
+        "{}",
+        human.stdout
+    );
+}
+
+#[test]
 fn oracle_failures_in_a_straddling_file_count_once() {
     let corpus = corpus_of_seven();
     // An oracle that fails on a.json, whichever part it is sent.
@@ -487,17 +495,21 @@ fn oracle_failures_in_a_straddling_file_count_once() {
         .collect();
     let merged = merge(corpus.path(), &paths, "json");
     let whole = corpus.run(&["run", "--oracle", oracle, "--format", "json"]);
-    assert_eq!((merged.code, whole.code), (2, 2), "{}", merged.stderr);
+    assert_eq!((merged.code, whole.code), (1, 1), "{}", merged.stderr);
     let summary = |text: &str| {
-        let report = parse(text);
-        let summary = report.get("summary");
-        (
-            number(summary.get("errors")),
-            number(summary.get("skipped")),
-        )
+        let totals = parse(text).totals();
+        (totals.failed, totals.errors, totals.skipped)
     };
-    // Each of a.json's five cases fails alone: five case errors, whether
-    // the file's cases were sent in one run or spread over shards.
-    assert_eq!(summary(&merged.stdout), (5, 0));
+    // Each of a.json's five cases fails alone: five failures (besides
+    // the corpus's two divergences) and no input error, whether the
+    // file's cases were sent in one run or spread over shards.
+    assert_eq!(summary(&merged.stdout), (7, 0, 0));
+    let crashes = parse(&merged.stdout)
+        .files
+        .iter()
+        .flat_map(|file| &file.cases)
+        .filter(|case| case.verdict.name() == "crash")
+        .count();
+    assert_eq!(crashes, 5);
     assert_eq!(summary(&merged.stdout), summary(&whole.stdout));
 }

@@ -3,19 +3,14 @@
 //! `summary` and `byOp`, JUnit names that survive an inserted case, `--op`
 //! selection, and a corpus with a broken link in it.
 
-#[path = "parity_diff_support/mod.rs"]
-mod support;
+use crate::parity_diff_support as support;
 
+use parity_diff::report::Tally;
+use support::report::{named, tally, CaseState, Report, Version};
 use support::{golden_of, require_python3, root, run, Corpus, EXAMPLE_PORT};
-use worker_spawn_oracle::js::{self, TextMode, Value};
-
-fn json(stdout: &str) -> serde_json::Value {
-    // Lone surrogates are kept as escapes, which serde_json refuses.
-    let text = stdout.replace("\\\\ud", "\\\\xd").replace("\\ud", "\\u0");
-    serde_json::from_str(&text).expect("one JSON object")
-}
 
 #[test]
+#[ignore = "needs python3"]
 fn a_three_op_port_gets_a_short_report_that_shows_its_bug() {
     require_python3();
     let ran = run(root(), &["run", "--oracle", EXAMPLE_PORT]);
@@ -26,7 +21,7 @@ fn a_three_op_port_gets_a_short_report_that_shows_its_bug() {
     assert!(
         ran.stdout.contains(concat!(
             "FAIL [1 case] readyTimeoutMs: different at /value (golden number, port number)\n",
-            "  FAIL env-ready.json:103 #101 readyTimeoutMs \"readyTimeoutMs: fractional\": different at /value\n",
+            "  FAIL env-ready.json:104 #102 readyTimeoutMs \"readyTimeoutMs: fractional\": different at /value\n",
             "      input: {\"name\":\"readyTimeoutMs: fractional\",\"op\":\"readyTimeoutMs\",\"configured\":1500.9}\n",
             "      at /value\n",
             "        golden: 1500\n",
@@ -50,7 +45,7 @@ fn a_three_op_port_gets_a_short_report_that_shows_its_bug() {
     // The per-op table, then the closing line, last.
     assert!(ran
         .stdout
-        .contains("\nenvOverlay                    31         0         0\n"));
+        .contains("\nenvOverlay                    32         0         0\n"));
     assert!(ran
         .stdout
         .contains("\nscriptPath                    29         0         0\n"));
@@ -62,6 +57,7 @@ fn a_three_op_port_gets_a_short_report_that_shows_its_bug() {
 }
 
 #[test]
+#[ignore = "needs python3"]
 fn the_json_report_has_summary_and_by_op() {
     require_python3();
     let ran = run(
@@ -79,111 +75,46 @@ fn the_json_report_has_summary_and_by_op() {
         .unwrap();
 }
 
-fn keys(value: &Value) -> Vec<String> {
-    value
-        .as_object()
-        .unwrap()
-        .iter()
-        .map(|(key, _)| key.to_utf8_lossy().into_owned())
-        .collect()
-}
-
-fn number(value: &Value) -> u64 {
-    value.as_number().unwrap() as u64
-}
-
-fn text(value: &Value) -> String {
-    value.as_js_string().unwrap().to_utf8_lossy().into_owned()
-}
-
+/// The JSON report of the bundled corpus: its summary and `byOp` agree,
+/// and each case carries its identity, state and fingerprint. (Its
+/// members' names and order are the snapshot's to check:
+/// tests/snapshots/run-json.snap.)
 fn check_report(stdout: &str) {
-    let report = js::parse(stdout.as_bytes(), TextMode::LossyUtf8).expect("one JSON object");
-    assert_eq!(
-        keys(&report),
-        [
-            "version",
-            "command",
-            "shard",
-            "corpus",
-            "ledger",
-            "files",
-            "orphanedEntries",
-            "groups",
-            "byOp",
-            "summary"
-        ]
-    );
-    assert_eq!(number(report.get("version")), 1);
-    assert_eq!(text(report.get("command")), "run");
-    let summary = report.get("summary");
-    assert_eq!(
-        keys(summary),
-        [
-            "passed", "failed", "accepted", "triaged", "new", "changed", "stale", "orphaned",
-            "skipped", "errors", "exitCode"
-        ]
-    );
-    let by_op = report.get("byOp");
-    let op = |name: &str, key: &str| number(by_op.get(name).get(key));
-    assert_eq!(
-        keys(by_op.get("scriptPath")),
-        ["passed", "failed", "accepted"]
-    );
-    assert_eq!(
-        (op("scriptPath", "passed"), op("scriptPath", "failed")),
-        (29, 0)
-    );
-    assert_eq!(op("envOverlay", "failed"), 0);
-    assert_eq!(op("readyTimeoutMs", "failed"), 1);
-    assert_eq!(op("cliArgs", "passed"), 0);
-    for key in ["passed", "failed", "accepted"] {
-        let sum: u64 = by_op
-            .as_object()
-            .unwrap()
-            .values()
-            .map(|tally| number(tally.get(key)))
-            .sum();
-        assert_eq!(sum, number(summary.get(key)), "{key}");
-    }
-    assert_eq!(number(summary.get("exitCode")), 1);
+    let report = Report::read(stdout);
+    assert_eq!(report.head.version, Version::V2);
+    assert_eq!(report.head.command, "run");
+    let totals = report.totals();
+    assert_eq!(report.op("scriptPath"), tally(29, 0, 0));
+    assert_eq!(report.op("envOverlay").failed, 0);
+    assert_eq!(report.op("readyTimeoutMs").failed, 1);
+    assert_eq!(report.op("cliArgs").passed, 0);
+    let sum =
+        |count: fn(&Tally) -> usize| report.by_op.iter().map(|(_, t)| count(t)).sum::<usize>();
+    assert_eq!(sum(|t| t.passed), totals.passed);
+    assert_eq!(sum(|t| t.failed), totals.failed);
+    assert_eq!(sum(|t| t.accepted), totals.accepted);
+    assert_eq!(report.summary.exit_code, 1);
     // Each case carries its identity, state and fingerprint.
-    let files = report.get("files").as_array().unwrap();
-    let cases: Vec<&Value> = files
-        .iter()
-        .flat_map(|file| file.get("cases").as_array().unwrap())
-        .collect();
-    let fractional = cases
-        .iter()
-        .find(|case| {
-            case.get("name")
-                .as_js_string()
-                .is_some_and(|n| n.eq_str("readyTimeoutMs: fractional"))
-        })
-        .unwrap();
-    assert_eq!(text(fractional.get("id").get("file")), "env-ready.json");
+    let fractional = report.case("env-ready.json", "readyTimeoutMs: fractional");
     assert_eq!(
-        text(fractional.get("id").get("name")),
-        "readyTimeoutMs: fractional"
+        fractional.id,
+        named("env-ready.json", "readyTimeoutMs: fractional")
     );
-    assert_eq!(text(fractional.get("state")), "failed");
-    assert_eq!(number(fractional.get("line")), 103);
-    assert_eq!(text(fractional.get("fingerprint")).len(), 16);
-    assert_eq!(text(fractional.get("signature").get("kind")), "different");
+    assert_eq!(fractional.state, CaseState::Failed);
+    assert_eq!(fractional.line, Some(104));
+    assert_eq!(fractional.fingerprint.as_ref().unwrap().len(), 16);
+    assert_eq!(fractional.signature.as_ref().unwrap().kind, "different");
     assert_eq!(
-        text(fractional.get("actual")),
-        r#"{"defined":true,"value":1501}"#
+        fractional.actual.as_deref(),
+        Some(r#"{"defined":true,"value":1501}"#)
     );
-    let passing = cases
-        .iter()
-        .find(|case| case.get("passed") == &Value::Bool(true))
-        .unwrap();
-    assert_eq!(text(passing.get("state")), "passed");
-    assert!(passing.get("fingerprint").is_undefined());
+    let passing = report.cases().find(|case| case.passes()).unwrap();
+    assert_eq!(passing.state, CaseState::Passed);
+    assert_eq!(passing.fingerprint, None);
     // The largest group comes first, naming at most 8 cases.
-    let groups = report.get("groups").as_array().unwrap();
-    let counts: Vec<u64> = groups.iter().map(|g| number(g.get("count"))).collect();
+    let counts: Vec<usize> = report.groups.iter().map(|g| g.count).collect();
     assert!(counts.windows(2).all(|w| w[0] >= w[1]), "{counts:?}");
-    assert!(groups[0].get("cases").as_array().unwrap().len() <= 8);
+    assert!(report.groups[0].cases.len() <= 8);
 }
 
 #[test]
@@ -201,7 +132,17 @@ fn junit_names_survive_an_inserted_case() {
     };
     write(&cases);
     let names = || {
-        let ran = corpus.run(&["run", "--oracle", "cat", "--format", "junit"]);
+        // `cat` echoes the case file, framing and all.
+        let args = [
+            "run",
+            "--oracle",
+            "cat",
+            "--framing",
+            "json",
+            "--format",
+            "junit",
+        ];
+        let ran = corpus.run(&args);
         assert_eq!(ran.code, 0, "{ran:?}");
         ran.stdout
             .lines()
@@ -210,7 +151,7 @@ fn junit_names_survive_an_inserted_case() {
             .collect::<Vec<_>>()
     };
     let before = names();
-    let hash = worker_spawn_oracle::diff::identity::short_hash(cases[1].as_bytes());
+    let hash = parity_diff::corpus::identity::short_hash(cases[1].as_bytes());
     assert_eq!(
         before,
         [
@@ -285,11 +226,13 @@ fn op_selection_sends_only_the_selected_cases() {
     let ran = corpus.run(&[
         "run", "--oracle", "cat", "--op", "x", "--op", "y", "--format", "json",
     ]);
-    let report = json(&ran.stdout);
+    let report = Report::read(&ran.stdout);
     assert_eq!(
-        report["byOp"],
-        serde_json::json!({"x": {"passed": 1, "failed": 1, "accepted": 0},
-                           "y": {"passed": 2, "failed": 0, "accepted": 0}})
+        report.by_op,
+        [
+            ("x".to_owned(), tally(1, 1, 0)),
+            ("y".to_owned(), tally(2, 0, 0))
+        ]
     );
     let ran = corpus.run(&["run", "--oracle", "cat", "--op", "x", "--op", "z"]);
     assert_eq!(ran.code, 2, "{ran:?}");
@@ -354,6 +297,7 @@ fn one_broken_link_costs_its_file_not_the_corpus() {
 }
 
 #[test]
+#[ignore = "needs python3"]
 fn the_documented_ledger_accepts_the_example_ports_rounding_bug() {
     require_python3();
     let doc = std::fs::read_to_string(root().join("docs/LEDGER.md")).unwrap();
@@ -373,8 +317,19 @@ fn the_documented_ledger_accepts_the_example_ports_rounding_bug() {
         ],
     );
     assert_eq!(ran.code, 1, "{}", ran.stderr);
-    assert!(
-        !ran.stdout.contains("readyTimeoutMs: fractional"),
+    // The rounding bug fails nothing: it is named once, as triaged.
+    let named: Vec<&str> = ran
+        .stdout
+        .lines()
+        .filter(|line| line.contains("readyTimeoutMs: fractional"))
+        .collect();
+    assert_eq!(
+        named,
+        [
+            "  env-ready.json:104 #102 readyTimeoutMs \"readyTimeoutMs: fractional\": triaged \
+          (https://github.com/acme/port/issues/12): Python's round() rounds half to even; the \
+          contract floors"
+        ],
         "{}",
         ran.stdout
     );

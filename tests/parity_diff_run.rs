@@ -3,12 +3,12 @@
 //! Most corpora here use `cat` as the oracle: it prints its case file
 //! back, so each case file *is* the result array its golden is held to.
 
-#[path = "parity_diff_support/mod.rs"]
-mod support;
+use crate::parity_diff_support as support;
 
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use support::report::{Problem, Report};
 use support::{golden_of, run, Corpus};
 
 const A: &str = r#"[{"op":"x","name":"first","v":1},{"op":"x","name":"second","v":2}]"#;
@@ -110,8 +110,10 @@ fn missing_and_orphaned_goldens_fail() {
     assert_eq!(ran.last_line(), "3 passed, 2 failed");
 }
 
+/// Without `--oracle`, the `worker-spawn-oracle` binary beside
+/// parity-diff runs, as a command like any other.
 #[test]
-fn our_own_oracle_runs_in_process_by_default() {
+fn our_own_oracle_binary_runs_by_default() {
     let corpus = Corpus::new();
     corpus.case("a.json", r#"[5, {"op":"nope"}]"#).golden(
         "a.json",
@@ -122,20 +124,79 @@ fn our_own_oracle_runs_in_process_by_default() {
     );
     let ran = corpus.run(&["run", "--quiet"]);
     assert_eq!((ran.code, ran.stdout.as_str()), (0, "2 passed, 0 failed\n"));
-    // A case file our oracle refuses is an input error for that file.
+    // A case file our oracle refuses is an input error for that file,
+    // with the oracle's own words.
     corpus.case("bad.json", "{}").golden("bad.json", "[]\n");
     let ran = corpus.run(&["run"]);
-    assert_eq!(ran.code, 2, "{ran:?}");
+    assert_eq!(ran.code, 1, "{ran:?}");
     assert!(
         ran.stdout
-            .contains("ERROR bad.json: our oracle refused the file"),
+            .contains("ERROR bad.json: the oracle exited with status 2"),
+        "{}",
+        ran.stdout
+    );
+    assert!(
+        ran.stdout
+            .contains("batch refused: standard input is not a JSON array"),
         "{}",
         ran.stdout
     );
 }
 
+/// A parity-diff whose directory lacks the oracle binary says which path
+/// it tried and how to build it; with `--oracle` it needs none.
 #[test]
-fn an_oracle_that_crashes_is_an_input_error_with_its_stderr() {
+fn a_missing_oracle_binary_is_a_clear_error_naming_its_path() {
+    let alone = tempfile::tempdir().unwrap();
+    let copy = alone.path().join("parity-diff");
+    std::fs::copy(
+        std::path::Path::new(env!("CARGO_BIN_EXE_worker-spawn-oracle"))
+            .with_file_name("parity-diff"),
+        &copy,
+    )
+    .unwrap();
+    let corpus = Corpus::new();
+    corpus.case("a.json", "[5]").golden(
+        "a.json",
+        &golden_of(&[r#"{"threw":true,"message":"case must be a JSON object"}"#]),
+    );
+    let tried = alone.path().join("worker-spawn-oracle");
+    for args in [
+        &["run"][..],
+        &["accept", "--reason", "r"],
+        &["fuzz", "--left", "cat"],
+    ] {
+        let ran = std::process::Command::new(&copy)
+            .args(args)
+            .current_dir(corpus.path())
+            .output()
+            .unwrap();
+        assert_eq!(ran.status.code(), Some(2), "{args:?}: {ran:?}");
+        let stderr = String::from_utf8(ran.stderr).unwrap();
+        assert!(
+            stderr.starts_with(&format!(
+                "parity-diff: no oracle to run: {} does not exist; build it (cargo build --release --bins puts both binaries in target/release/), or give ",
+                tried.display()
+            )),
+            "{args:?}: {stderr}"
+        );
+        assert_eq!(ran.stdout, b"", "{args:?}");
+    }
+    let ran = std::process::Command::new(&copy)
+        .args([
+            "run",
+            "--quiet",
+            "--oracle",
+            env!("CARGO_BIN_EXE_worker-spawn-oracle"),
+        ])
+        .current_dir(corpus.path())
+        .output()
+        .unwrap();
+    assert_eq!(ran.status.code(), Some(0), "{ran:?}");
+}
+
+#[test]
+fn an_oracle_that_crashes_on_a_whole_file_fails_it_with_its_stderr() {
     let corpus = corpus_of_two();
     // Echoes a.json back; fails on anything without op "x": sub/b.json,
     // and `[]`, so that no single case is to blame (a port that crashes
@@ -145,7 +206,7 @@ fn an_oracle_that_crashes_is_an_input_error_with_its_stderr() {
         "--oracle",
         r#"input=$(cat); case "$input" in *'"x"'*) printf '%s' "$input";; *) echo "boom: no such op" >&2; exit 3;; esac"#,
     ]);
-    assert_eq!(ran.code, 2, "{ran:?}");
+    assert_eq!(ran.code, 1, "{ran:?}");
     assert!(
         ran.stdout.contains("ok a.json (2 cases)\n"),
         "{}",
@@ -163,7 +224,8 @@ fn an_oracle_that_crashes_is_an_input_error_with_its_stderr() {
         ran.stdout
     );
     assert!(ran.stdout.contains("error: 1 file could not be compared\n"));
-    assert_eq!(ran.last_line(), "2 passed, 0 failed, 1 skipped");
+    // The port failed on the file: a failure, not an input error.
+    assert_eq!(ran.last_line(), "2 passed, 1 failed, 1 skipped");
 }
 
 #[test]
@@ -176,7 +238,7 @@ fn tokens_in_an_oracles_stderr_are_masked() {
         )
         .golden("a.json", "[]\n");
     let ran = corpus.run(&["run", "--oracle", "cat >&2; exit 1"]);
-    assert_eq!(ran.code, 2);
+    assert_eq!(ran.code, 1);
     assert!(
         ran.stdout
             .contains(r#"| [{"op":"cliArgs","options":{"token":"<redacted>"}}]"#),
@@ -195,7 +257,7 @@ fn an_oracle_that_hangs_is_killed_at_the_timeout() {
         started.elapsed() < Duration::from_secs(10),
         "bounded by --timeout"
     );
-    assert_eq!(ran.code, 2, "{ran:?}");
+    assert_eq!(ran.code, 1, "{ran:?}");
     assert!(
         ran.stdout
             .contains("ERROR a.json: the oracle did not finish within 0.5 s and was killed"),
@@ -212,7 +274,7 @@ fn an_oracle_that_hangs_is_killed_at_the_timeout() {
 fn an_oracle_that_prints_half_an_array_or_none() {
     let corpus = corpus_of_two();
     let ran = corpus.run(&["run", "--oracle", "cat >/dev/null; printf '[{\"op\":'"]);
-    assert_eq!(ran.code, 2, "{ran:?}");
+    assert_eq!(ran.code, 1, "{ran:?}");
     assert!(
         ran.stdout
             .contains("ERROR a.json: the oracle printed an incomplete or malformed array"),
@@ -220,7 +282,7 @@ fn an_oracle_that_prints_half_an_array_or_none() {
         ran.stdout
     );
     let ran = corpus.run(&["run", "--oracle", "cat >/dev/null; echo nothing useful"]);
-    assert_eq!(ran.code, 2);
+    assert_eq!(ran.code, 1);
     assert!(
         ran.stdout
             .contains("ERROR a.json: the oracle printed no JSON array"),
@@ -339,14 +401,18 @@ fn run_reports_in_json_and_junit() {
     corpus.case("new.json", "[1]");
     let ran = corpus.run(&["run", "--oracle", "cat", "--format", "json"]);
     assert_eq!(ran.code, 1);
-    let report: serde_json::Value = serde_json::from_str(&ran.stdout).unwrap();
-    let files = report["files"].as_array().unwrap();
+    let report = Report::read(&ran.stdout);
+    let files = &report.files;
     assert_eq!(files.len(), 3);
-    assert_eq!(files[0]["name"], "a.json");
-    assert_eq!(files[0]["cases"].as_array().unwrap().len(), 2);
-    assert_eq!(files[1]["name"], "new.json");
-    assert_eq!(files[1]["problem"], "missing golden");
-    assert_eq!(report["summary"]["exitCode"], 1);
+    assert_eq!(files[0].name(), Some("a.json"));
+    assert_eq!(files[0].cases.len(), 2);
+    assert_eq!(files[1].name(), Some("new.json"));
+    assert!(
+        matches!(files[1].head.problem, Some(Problem::MissingGolden { .. })),
+        "{:?}",
+        files[1].head
+    );
+    assert_eq!(report.summary.exit_code, 1);
 
     let ran = corpus.run(&["run", "--oracle", "cat", "--format", "junit"]);
     assert!(
@@ -402,7 +468,17 @@ fn failures_are_grouped_and_capped() {
             "a.json",
             &golden_of(&golden.iter().map(String::as_str).collect::<Vec<_>>()),
         );
-    let ran = corpus.run(&["run", "--oracle", "cat", "--max-failures", "2"]);
+    // `cat` echoes the case file, framing and all.
+    let args = [
+        "run",
+        "--oracle",
+        "cat",
+        "--framing",
+        "json",
+        "--max-failures",
+        "2",
+    ];
+    let ran = corpus.run(&args);
     assert_eq!(ran.code, 1, "{ran:?}");
     let out = &ran.stdout;
     assert!(

@@ -2,8 +2,7 @@
 //! can read, and a golden argv shifted by one element (issue 14, item 10),
 //! in every format, GitHub's annotations and job summary included.
 
-#[path = "parity_diff_support/mod.rs"]
-mod support;
+use crate::parity_diff_support as support;
 
 use support::{golden_of, run_with, write, Corpus, Ran};
 
@@ -91,7 +90,7 @@ fn an_oracle_echoing_an_unreadable_case_file_prints_no_token() {
                 ("GITHUB_STEP_SUMMARY", summary.to_str().unwrap()),
             ],
         );
-        assert_eq!(ran.code, 2, "{format}: {ran:?}");
+        assert_eq!(ran.code, 1, "{format}: {ran:?}");
         assert!(
             ran.stderr.starts_with("::error "),
             "{format}: {}",
@@ -200,6 +199,96 @@ fn a_golden_argv_shifted_by_one_element_prints_no_token() {
             ran.stdout.contains("--workspace"),
             "{format}: {}",
             ran.stdout
+        );
+    }
+}
+
+/// A port that quotes the case's token: in its error for the first case
+/// of `tok.json` (its sibling gets another error), and on stderr before it
+/// crashes on `crash.json`.
+const QUOTING_PORT: &str = r#"input=$(cat)
+tok=$(printf '%s\n' "$input" | sed -n 's/.*"--token", *"\([^"]*\)".*/\1/p' | head -n 1)
+case "$input" in
+  *crash*) echo "port: rejected token $tok" >&2; exit 3 ;;
+  *--token*) printf '[{"threw":true,"message":"rejected token %s"},{"threw":true,"message":"not implemented"}]\n' "$tok" ;;
+  *) echo '[]' ;;
+esac
+"#;
+
+#[test]
+fn a_port_quoting_the_case_s_token_prints_it_nowhere() {
+    // Issue 18, defect 6: the token stood on the port's side only, so the
+    // one-side-only rule showed it in the input, the signature, the
+    // annotation, the summary and the JSON; its sibling showed `<redacted>`.
+    let secret = "tok-Q7zx-4711";
+    let case = |name: &str| {
+        format!(
+            r#"{{"op":"redactedCliArgs","name":"{name}","args":["--token","{secret}","--cwd","/w"]}}"#
+        )
+    };
+    let golden = r#"{"defined":true,"value":["--token","<redacted>","--cwd","/w"]}"#;
+    let corpus = Corpus::new();
+    corpus
+        .case(
+            "tok.json",
+            &format!("[\n{},\n{}\n]\n", case("quoted"), case("sibling")),
+        )
+        .golden("tok.json", &golden_of(&[golden, golden]))
+        .case("crash.json", &format!("[\n{}\n]\n", case("crash")))
+        .golden("crash.json", &golden_of(&[golden]));
+    write(corpus.join("port.sh"), QUOTING_PORT);
+    for format in ["human", "json", "junit", "markdown", "html"] {
+        let summary = corpus.join("summary.md");
+        let _ = std::fs::remove_file(&summary);
+        let ran = run_with(
+            corpus.path(),
+            &[
+                "run",
+                "--oracle",
+                "sh port.sh",
+                "--format",
+                format,
+                "--annotate",
+                "github",
+            ],
+            b"",
+            &[("GITHUB_STEP_SUMMARY", summary.to_str().unwrap())],
+        );
+        assert_eq!(ran.code, 1, "{format}: {ran:?}");
+        let summary = std::fs::read_to_string(summary).unwrap();
+        for (what, text) in [
+            ("stdout", &ran.stdout),
+            ("stderr", &ran.stderr),
+            ("the job summary", &summary),
+        ] {
+            assert!(
+                !text.contains(secret),
+                "{format}: {what} prints the case's token:\n{text}"
+            );
+        }
+        // The port's words are reported, with the token masked: the test
+        // is not passed by silence.
+        for (what, text) in [
+            ("stdout", &ran.stdout),
+            ("stderr", &ran.stderr),
+            ("the job summary", &summary),
+        ] {
+            assert!(
+                text.contains("rejected token"),
+                "{format}: {what} does not show the port's error:\n{text}"
+            );
+        }
+        assert!(ran.stderr.contains("::error "), "{format}: {}", ran.stderr);
+        let masked = if matches!(format, "html" | "junit") {
+            "rejected token &lt;redacted&gt;"
+        } else {
+            "rejected token <redacted>"
+        };
+        assert!(ran.stdout.contains(masked), "{format}: {}", ran.stdout);
+        assert!(
+            ran.stderr.contains("rejected token <redacted>"),
+            "{format}: {}",
+            ran.stderr
         );
     }
 }

@@ -3,7 +3,7 @@
 //! larger than Node's 64 KiB read chunks) must give the same stdout and
 //! exit status from both implementations. Needs `REFERENCE_ORACLE`.
 
-mod support;
+use crate::support;
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};

@@ -2,7 +2,7 @@
 //! against the reference oracle: the same bytes, field by field. Needs
 //! `REFERENCE_ORACLE`.
 
-mod support;
+use crate::support;
 
 /// The fields each op reads (contract section 4), with a valid case to
 /// start from so that each wrong value is the only thing wrong.

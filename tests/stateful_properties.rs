@@ -10,8 +10,8 @@
 
 use std::path::Path;
 
+use js_exact::{JsString, Object, Value};
 use proptest::prelude::*;
-use worker_spawn_oracle::js::{JsString, Object, Value};
 use worker_spawn_oracle::ops::argv::cli_args;
 use worker_spawn_oracle::ops::liveness::{Verdict, WorkerLiveness};
 use worker_spawn_oracle::ops::options::OPTIONAL_STRING_OPTIONS;

@@ -4,10 +4,10 @@
 //! with nothing after it.
 #![no_main]
 
+use js_exact::{JsonReader, TextMode, Value};
 use libfuzzer_sys::fuzz_target;
+use parity_diff::judge::golden::split_elements;
 use worker_spawn_oracle::batch::{run_batch, MAX_BATCH_DEPTH};
-use worker_spawn_oracle::diff::golden::split_elements;
-use worker_spawn_oracle::js::{JsonReader, TextMode, Value};
 
 /// The cases, when the input is a JSON array the batch may read.
 fn cases(data: &[u8]) -> Option<usize> {

@@ -4,9 +4,9 @@
 //! answer with their `{"sent":[…],"trace":[…]}` result.
 #![no_main]
 
+use js_exact::{parse, to_json, TextMode, Value};
 use libfuzzer_sys::fuzz_target;
 use worker_spawn_oracle::ipc::frame::Frame;
-use worker_spawn_oracle::js::{parse, to_json, TextMode, Value};
 use worker_spawn_oracle::ops::run_op;
 
 /// Asserts that a harness answered with its result shape.
@@ -37,14 +37,14 @@ fuzz_target!(|data: &[u8]| {
         Value::Array(
             messages
                 .iter()
-                .map(|message| worker_spawn_oracle::js_object! { "step" => kind, "message" => message.clone() })
+                .map(
+                    |message| js_exact::js_object! { "step" => kind, "message" => message.clone() },
+                )
                 .collect(),
         )
     };
-    let worker =
-        worker_spawn_oracle::js_object! { "op" => "ipcWorker", "script" => steps("parentMessage") };
-    let parent =
-        worker_spawn_oracle::js_object! { "op" => "ipcParent", "script" => steps("childMessage") };
+    let worker = js_exact::js_object! { "op" => "ipcWorker", "script" => steps("parentMessage") };
+    let parent = js_exact::js_object! { "op" => "ipcParent", "script" => steps("childMessage") };
     assert_result("ipcWorker", &run_op(&worker));
     assert_result("ipcParent", &run_op(&parent));
 });

@@ -5,8 +5,8 @@
 //! UTF-16.
 #![no_main]
 
+use js_exact::{parse, parse_js_string, to_json, JsString, Object, TextMode, Value};
 use libfuzzer_sys::fuzz_target;
-use worker_spawn_oracle::js::{parse, parse_js_string, to_json, JsString, Object, TextMode, Value};
 
 /// The value that printing `value` stands for: JSON has no Infinity, so
 /// `JSON.stringify` prints non-finite numbers as null.

@@ -6,8 +6,8 @@
 //! `cliArgs` refuses) stops the round trip, and then `cliArgs` names it.
 #![no_main]
 
+use js_exact::{to_json, JsStr, JsString, Object, Value};
 use libfuzzer_sys::fuzz_target;
-use worker_spawn_oracle::js::{to_json, JsStr, JsString, Object, Value};
 use worker_spawn_oracle::ops::argv::cli_args;
 use worker_spawn_oracle::ops::worker_args::{parse_worker_args, WorkerArgs};
 

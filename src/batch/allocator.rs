@@ -89,21 +89,3 @@ unsafe impl GlobalAlloc for LargeMapped {
         moved
     }
 }
-
-/// Makes every thread allocate from one glibc malloc arena (C code does:
-/// `opendir`, the signal thread's setup). glibc gives each thread that
-/// allocates an arena of its own, and each reserves 64 MiB of address
-/// space: under `ulimit -v 256M` one more arena, made by the signal thread
-/// before the batch thread's 64 MiB stack was mapped, left the batch
-/// unable to start (now and then, by the threads' timing); in parity-diff
-/// the report's thread, the in-process oracle's and an oracle command's
-/// readers made the address space 360 MB before any work. Small blocks
-/// still come from each thread's own cache without a lock. Call it
-/// first, before any thread starts.
-pub fn limit_malloc_arenas() {
-    #[cfg(target_env = "gnu")]
-    // SAFETY: mallopt changes a setting of the allocator; no thread runs yet.
-    unsafe {
-        libc::mallopt(libc::M_ARENA_MAX, 1);
-    }
-}

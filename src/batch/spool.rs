@@ -11,7 +11,7 @@ use std::fs::File;
 use std::io::{self, Read, Seek, Write};
 use std::os::fd::FromRawFd;
 
-use crate::js::{write_value_to, JsonSink, Value};
+use js_exact::{write_value_to, JsonSink, Value};
 
 /// How much result text stays in memory before the spool moves to a file.
 pub const SPOOL_MEMORY_LIMIT: usize = 1024 * 1024;

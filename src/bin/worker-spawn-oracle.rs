@@ -1,7 +1,9 @@
-//! `worker-spawn-oracle`: the batch protocol on stdin/stdout, and the IPC
-//! process modes.
+//! `worker-spawn-oracle`: the batch protocol on stdin/stdout, the IPC
+//! process modes, and the case generators `parity-diff fuzz --generator`
+//! runs.
 
 use std::ffi::OsString;
+use std::io::Write;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -43,6 +45,36 @@ enum Mode {
         #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]
         command: Vec<OsString>,
     },
+    /// Print a JSON array of generated cases of one op, the same for the
+    /// same seed: the generator protocol of `parity-diff fuzz --generator`.
+    Generate {
+        /// The op.
+        #[arg(long)]
+        op: String,
+        /// The seed.
+        #[arg(long)]
+        seed: u64,
+        /// How many cases.
+        #[arg(long)]
+        count: usize,
+    },
+}
+
+/// Prints `count` cases of `op`; for an op without a generator, `[]` (the
+/// protocol's "no cases of this op"), and a note on stderr.
+fn generate(op: &str, seed: u64, count: usize) -> u8 {
+    let cases = worker_spawn_oracle::generate::generate(op, seed, count).unwrap_or_else(|why| {
+        eprintln!("worker-spawn-oracle: generate: {why}: no cases");
+        b"[]\n".to_vec()
+    });
+    match std::io::stdout().lock().write_all(&cases) {
+        Ok(()) => 0,
+        Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => 0,
+        Err(error) => {
+            eprintln!("worker-spawn-oracle: generate: cannot write the cases: {error}");
+            1
+        }
+    }
 }
 
 /// Runs before Rust's runtime, which would put /dev/null on a closed
@@ -59,7 +91,7 @@ static NOTE_STDOUT: extern "C" fn() = {
 };
 
 fn main() -> ExitCode {
-    batch::allocator::limit_malloc_arenas();
+    sys_unix::limit_malloc_arenas();
     let cli = Cli::parse();
     ExitCode::from(match cli.mode {
         None | Some(Mode::Batch) => batch::run_stdio(),
@@ -67,5 +99,6 @@ fn main() -> ExitCode {
         Some(Mode::IpcParent { timeout, command }) => {
             run_parent(&ParentOptions { timeout, command })
         }
+        Some(Mode::Generate { op, seed, count }) => generate(&op, seed, count),
     })
 }

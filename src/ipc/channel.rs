@@ -32,7 +32,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use super::Channel;
-use crate::js::{self, JsError, TextMode, Value};
+use js_exact::{self as js, JsError, TextMode, Value};
 
 /// The variable that names the channel's descriptor in a child.
 pub const CHANNEL_FD_VAR: &str = "NODE_CHANNEL_FD";

@@ -7,8 +7,8 @@
 //! ([`Frame::to_value`]) leaves out the members whose value is `undefined`,
 //! as `JSON.stringify` leaves them out of the reference's frame literals.
 
-use crate::js::{JsError, JsResult, JsString, Object, Value};
-use crate::js_object;
+use js_exact::js_object;
+use js_exact::{JsError, JsResult, JsString, Object, Value};
 
 /// `type` of a request from the parent to the agent.
 pub const CODEX_REQUEST: &str = "codex-request";
@@ -253,8 +253,8 @@ fn insert_defined(frame: &mut Object, key: &str, value: &Value) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::js::testing::value;
-    use crate::js::to_json;
+    use js_exact::testing::value;
+    use js_exact::to_json;
 
     fn printed(frame: &Frame) -> String {
         String::from_utf8(to_json(&frame.to_value())).unwrap()

@@ -43,8 +43,8 @@ pub mod worker;
 #[cfg(test)]
 mod testing;
 
-use crate::js::{JsError, JsString, Value};
-use crate::js_concat;
+use js_exact::js_concat;
+use js_exact::{JsError, JsString, Value};
 
 /// The IPC channel a half sends on: Node's `process` in a worker, the
 /// `ChildProcess` in the parent.

@@ -16,8 +16,8 @@ use std::collections::{BTreeMap, VecDeque};
 use super::frame::{session_closed_reason, Frame, Reply};
 use super::worker::pending_key;
 use super::{send_failure, Channel, CLOSED, DISCONNECTED, EXITED, NOT_CONNECTED};
-use crate::js::{JsError, JsResult, JsString, Value};
-use crate::js_concat;
+use js_exact::js_concat;
+use js_exact::{JsError, JsResult, JsString, Value};
 
 /// A notification subscriber, numbered from 0 in subscription order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

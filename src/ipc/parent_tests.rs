@@ -2,8 +2,8 @@
 
 use super::*;
 use crate::ipc::testing::Recorder;
-use crate::js::testing::json;
-use crate::js_object;
+use js_exact::js_object;
+use js_exact::testing::json;
 
 /// Handlers answer by their position in `answers`; everything lands in `log`.
 #[derive(Default)]

@@ -22,11 +22,10 @@ use super::channel::{self, ChannelEvent, NodeChannel};
 use super::scripted_agent::ScriptedAgent;
 use super::worker::{ServerRequestTicket, WorkerHalf};
 use super::Channel;
-use crate::js::{JsString, Value};
-use crate::js_object;
+use js_exact::js_object;
+use js_exact::{JsString, Value};
 
 pub use parent::{parse_timeout, run_parent, ParentOptions};
-pub use spawn::{kill_group, signal_group};
 
 /// Exit status for a refusal: no usable channel, or bad arguments.
 pub const EXIT_USAGE: u8 = 2;
@@ -197,7 +196,7 @@ pub(crate) fn cue_name(message: &Value) -> Option<&JsString> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::js::{parse, to_json, TextMode};
+    use js_exact::{parse, to_json, TextMode};
     use std::io::{BufRead, BufReader};
 
     struct Parent {

@@ -5,8 +5,8 @@
 use std::collections::BTreeSet;
 
 use super::worker::{Agent, ServerRequestTicket};
-use crate::js::{JsError, JsResult, JsString, Object, Value};
-use crate::js_object;
+use js_exact::js_object;
+use js_exact::{JsError, JsResult, JsString, Object, Value};
 
 /// An agent that answers from a script and records what it sees.
 #[derive(Clone, Debug, Default)]
@@ -109,7 +109,7 @@ impl Agent for ScriptedAgent {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::js::testing::{json, value};
+    use js_exact::testing::{json, value};
 
     fn answer(spec: &str, method: &str) -> String {
         let mut agent = ScriptedAgent::new(&value(spec));

@@ -2,7 +2,7 @@
 //! be disconnected or made to throw.
 
 use super::Channel;
-use crate::js::{JsError, Value};
+use js_exact::{JsError, Value};
 
 /// A recording channel.
 #[derive(Default)]

@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, VecDeque};
 
 use super::frame::{Frame, Reply};
 use super::{send_failure, Channel, DISCONNECTED, NOT_CONNECTED};
-use crate::js::{JsError, JsResult, JsString, Value};
+use js_exact::{JsError, JsResult, JsString, Value};
 
 /// The `codex` object the worker bridges to the parent.
 pub trait Agent {
@@ -248,8 +248,8 @@ pub(crate) fn pending_key(id: f64) -> Option<u64> {
 mod tests {
     use super::*;
     use crate::ipc::testing::Recorder;
-    use crate::js::to_json;
-    use crate::js_object;
+    use js_exact::js_object;
+    use js_exact::to_json;
 
     #[derive(Default)]
     struct Echo {

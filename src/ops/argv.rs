@@ -5,8 +5,8 @@
 use super::options::validate_options;
 use super::outcome;
 use super::worker_args::scan::VALUE_OPTIONS;
-use crate::js::{stringify, JsResult, JsStr, JsString, Value};
-use crate::throw;
+use js_exact::throw;
+use js_exact::{stringify, JsResult, JsStr, JsString, Value};
 
 /// The first element of every worker argv.
 pub const WORKER_COMMAND: &str = "thread-codex-worker";
@@ -91,7 +91,7 @@ pub fn redacted_cli_args(args: &Value) -> JsResult<Vec<JsString>> {
             redacted.push(REDACTED.into());
             index += 1;
         } else if let Some(flag) = inline_flag {
-            redacted.push(crate::js_concat!(*flag, "=", REDACTED));
+            redacted.push(js_exact::js_concat!(*flag, "=", REDACTED));
         } else {
             redacted.push(arg.clone());
         }
@@ -288,7 +288,7 @@ pub fn script_path_op(case: &Value) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::js::testing::value;
+    use js_exact::testing::value;
 
     fn texts(items: Vec<JsString>) -> Vec<String> {
         items.iter().map(ToString::to_string).collect()

@@ -3,8 +3,8 @@
 
 use super::options::validate_options;
 use super::outcome;
-use crate::js::{JsResult, Object, Value};
-use crate::throw;
+use js_exact::throw;
+use js_exact::{JsResult, Object, Value};
 
 /// `threadRunnerWorkerEnvOverlay`.
 pub fn env_overlay(
@@ -64,9 +64,9 @@ pub fn env_overlay_op(case: &Value) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::js::testing::value;
-    use crate::js::to_json;
     use crate::ops::options::tests::valid_options;
+    use js_exact::testing::value;
+    use js_exact::to_json;
 
     #[test]
     fn overlay_keys_in_contract_order() {

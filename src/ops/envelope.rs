@@ -1,6 +1,6 @@
 //! The shapes a result takes (contract 1.1).
 
-use crate::js::{JsResult, JsString, Object, Value};
+use js_exact::{JsResult, JsString, Object, Value};
 
 /// `{"threw":true,"message":m}`.
 pub fn threw(message: impl Into<JsString>) -> Value {
@@ -15,7 +15,7 @@ pub fn threw(message: impl Into<JsString>) -> Value {
 /// `{"threw":true,"message":m}` when it threw.
 pub fn outcome(result: JsResult<Value>) -> Value {
     match result {
-        Ok(Value::Undefined) => crate::js_object! { "defined" => false },
+        Ok(Value::Undefined) => js_exact::js_object! { "defined" => false },
         Ok(value) => {
             let mut object = Object::with_capacity(2);
             object.insert("defined", Value::Bool(true));
@@ -29,8 +29,8 @@ pub fn outcome(result: JsResult<Value>) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::js::testing::json;
-    use crate::js::JsError;
+    use js_exact::testing::json;
+    use js_exact::JsError;
 
     #[test]
     fn the_three_outcomes() {

@@ -9,8 +9,8 @@ use crate::ipc::parent::{
 use crate::ipc::scripted_agent::ScriptedAgent;
 use crate::ipc::worker::WorkerHalf;
 use crate::ipc::Channel;
-use crate::js::{JsError, JsResult, Value, UNDEFINED};
-use crate::js_object;
+use js_exact::js_object;
+use js_exact::{JsError, JsResult, Value, UNDEFINED};
 
 /// A channel that records every frame sent while sending works.
 #[derive(Clone, Debug)]
@@ -225,8 +225,8 @@ pub fn ipc_parent_op(case: &Value) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::js::testing::value;
-    use crate::js::to_json;
+    use js_exact::testing::value;
+    use js_exact::to_json;
 
     fn run(op: fn(&Value) -> Value, case: &str) -> String {
         String::from_utf8(to_json(&op(&value(case)))).unwrap()

@@ -7,8 +7,8 @@
 //! reference, and every call checks its inputs in the reference's order:
 //! `now`, then the state, then the config.
 
-use crate::js::{number, JsResult, Object, Value};
-use crate::{js_object, throw};
+use js_exact::{js_object, throw};
+use js_exact::{number, JsResult, Object, Value};
 
 /// The config used when a case gives none.
 pub fn default_config() -> Value {
@@ -318,7 +318,7 @@ pub fn liveness_op(case: &Value) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::js::testing::{json, value};
+    use js_exact::testing::{json, value};
 
     fn now(n: f64) -> Value {
         Value::Number(n)

@@ -40,8 +40,8 @@ pub mod worker_output;
 
 pub use envelope::{outcome, threw};
 
-use crate::js::{Str, Value};
-use crate::js_concat;
+use js_exact::js_concat;
+use js_exact::{Str, Value};
 
 /// The handler of one op: the case in, the result out.
 pub type Handler = fn(&Value) -> Value;
@@ -151,7 +151,7 @@ pub fn run_op(case: &Value) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::js::testing::{json, value};
+    use js_exact::testing::{json, value};
 
     #[test]
     fn names_are_unique_and_found_by_value_and_by_text() {

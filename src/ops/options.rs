@@ -1,7 +1,7 @@
 //! The worker's options object and `validateOptions` (contract 4.1).
 
-use crate::js::{JsResult, Object, Value};
-use crate::throw;
+use js_exact::throw;
+use js_exact::{JsResult, Object, Value};
 
 /// The options that must be non-empty strings, in the order checked.
 pub const REQUIRED_STRING_OPTIONS: [&str; 6] = [
@@ -111,7 +111,7 @@ pub fn validate_options(options: &Value) -> JsResult<&Object> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::js::{parse, TextMode};
+    use js_exact::{parse, TextMode};
 
     /// A valid options object with every required field.
     pub(crate) fn valid_options() -> Value {

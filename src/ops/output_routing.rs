@@ -7,8 +7,8 @@
 //! same under the scripted harness and in a real runner.
 
 use super::worker_output::bounded_output_str;
-use crate::js::{JsResult, JsString, Object, Value};
-use crate::{js_object, throw};
+use js_exact::{js_object, throw};
+use js_exact::{JsResult, JsString, Object, Value};
 
 /// Where one chunk goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -189,7 +189,7 @@ pub fn output_routing_op(case: &Value) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::js::testing::{json, value};
+    use js_exact::testing::{json, value};
 
     fn op(case: &str) -> String {
         json(&output_routing_op(&value(case)))

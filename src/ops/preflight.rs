@@ -11,9 +11,9 @@ use std::path::Path;
 
 use super::argv::string_array;
 use super::{outcome, threw};
-use crate::js::{JsResult, JsStr, JsString, Value};
 use crate::scratch::in_scratch;
-use crate::{js_concat, throw};
+use js_exact::{js_concat, throw};
+use js_exact::{JsResult, JsStr, JsString, Value};
 
 /// What `stat` says about a path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -145,7 +145,7 @@ pub fn preflight_op(case: &Value) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::js::testing::{json, value};
+    use js_exact::testing::{json, value};
 
     /// Runs the op on a case written as JSON and prints its result.
     fn run(case: &str) -> String {

@@ -2,8 +2,8 @@
 //! session-closed guard (4.8), the ready timeout (4.9) and its error (4.10).
 
 use super::outcome;
-use crate::js::{JsResult, Object, Str, Value};
-use crate::{js_concat, throw};
+use js_exact::{js_concat, throw};
+use js_exact::{JsResult, Object, Str, Value};
 
 /// The `type` of a ready message.
 pub const READY_MESSAGE_TYPE: &str = "thread-codex-worker-ready";
@@ -90,7 +90,7 @@ pub fn ready_timeout_ms(configured: &Value) -> JsResult<f64> {
 }
 
 /// The message of `threadRunnerReadyTimeoutError`.
-pub fn ready_timeout_error(thread_id: &Value, timeout_ms: &Value) -> crate::js::JsString {
+pub fn ready_timeout_error(thread_id: &Value, timeout_ms: &Value) -> js_exact::JsString {
     js_concat!(
         "Thread worker for ",
         Str(thread_id),
@@ -131,8 +131,8 @@ pub fn ready_timeout_error_op(case: &Value) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::js::testing::value;
-    use crate::js::to_json;
+    use js_exact::testing::value;
+    use js_exact::to_json;
 
     fn ready(message: &str, expected: &str) -> String {
         match ready_message(&value(message), &value(expected)) {

@@ -7,8 +7,8 @@
 //! harness ([`respawn_op`]) and a real spawner.
 
 use super::worker_output::{preflight_failure_line, push_exit_before_ready_message};
-use crate::js::{number, JsError, JsResult, JsString, Object, Value};
-use crate::{js_concat, js_object, throw};
+use js_exact::{js_concat, js_object, throw};
+use js_exact::{number, JsError, JsResult, JsString, Object, Value};
 
 /// How many attempts when the policy does not say.
 pub const DEFAULT_MAX_ATTEMPTS: u32 = 3;
@@ -176,7 +176,7 @@ pub fn respawn_op(case: &Value) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::js::testing::{json, value};
+    use js_exact::testing::{json, value};
 
     fn exited(code: f64, output: &str) -> AttemptOutcome<&'static str> {
         AttemptOutcome::ExitedBeforeReady(Box::new(EarlyExit {

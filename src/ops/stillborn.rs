@@ -2,7 +2,7 @@
 //! became ready, read back from an error message.
 
 use super::outcome;
-use crate::js::{number, JsError, JsStr, Object, Value};
+use js_exact::{number, JsError, JsStr, Object, Value};
 
 const EXHAUSTED_PREFIX: &str = "Thread worker failed to start after ";
 const PREFLIGHT_FAILED_PREFIX: &str = "Thread worker preflight failed:";
@@ -39,7 +39,7 @@ pub fn classify(message: JsStr<'_>) -> StillbornClass {
         let reason = "worker_respawn_exhausted";
         return StillbornClass {
             failed_reason: Some(reason),
-            terminal: Some(crate::js_object! { "reason" => reason, "attempts" => attempts }),
+            terminal: Some(js_exact::js_object! { "reason" => reason, "attempts" => attempts }),
         };
     }
     if let Some(rest) = message.strip_prefix(PREFLIGHT_FAILED_PREFIX) {
@@ -47,7 +47,7 @@ pub fn classify(message: JsStr<'_>) -> StillbornClass {
         let detail = rest.first_line().trim().to_js_string();
         return StillbornClass {
             failed_reason: Some(reason),
-            terminal: Some(crate::js_object! { "reason" => reason, "detail" => detail }),
+            terminal: Some(js_exact::js_object! { "reason" => reason, "detail" => detail }),
         };
     }
     let failed_reason = if message.starts_with(EXITED_PREFIX) {
@@ -77,11 +77,11 @@ pub fn stillborn_op(case: &Value) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::js::to_json;
+    use js_exact::to_json;
 
     fn json(message: &str) -> String {
         let class = classify(JsStr::from(message));
-        let value = crate::js_object! {
+        let value = js_exact::js_object! {
             "failedReason" => class.failed_reason,
             "terminal" => class.terminal,
         };

@@ -3,9 +3,9 @@
 //! line a worker prints before it exits (4.14).
 
 use super::outcome;
-use crate::js::string::{JsConcatPart, UnitCut};
-use crate::js::{JsResult, JsStr, JsString, Str, Value};
-use crate::{js_concat, throw};
+use js_exact::string::{JsConcatPart, UnitCut};
+use js_exact::{js_concat, throw};
+use js_exact::{JsResult, JsStr, JsString, Str, Value};
 
 /// How many UTF-16 code units of worker output are kept.
 pub const WORKER_OUTPUT_LIMIT: usize = 4000;

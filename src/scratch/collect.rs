@@ -15,7 +15,8 @@ use std::os::fd::{AsRawFd, RawFd};
 use std::sync::Once;
 
 use super::dir::is_ours;
-use super::remove::{identity, identity_at, list, open_dir_at, remove_contents, remove_dir_at};
+use super::remove::{remove_contents, remove_dir_at};
+use sys_unix::{identity, identity_at, list, open_dir_at};
 
 /// Collects in `parent` once per process.
 pub fn collect_once(parent: &str) {

@@ -22,9 +22,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use super::registry::{Live, Scope};
-use super::remove::{identity, identity_at, remove_contents};
+use super::remove::remove_contents;
 use super::tmpdir::{libuv_error, mkdtemp_message, template_parent};
 use super::{collect, SCRATCH_PREFIX};
+use sys_unix::{identity, identity_at};
 
 /// The first of the six characters after the prefix, in our directories.
 pub const MARK: u8 = b'-';

@@ -15,7 +15,7 @@ use std::cmp::Ordering;
 use std::os::unix::ffi::OsStrExt;
 
 use super::js_path;
-use crate::js::JsString;
+use js_exact::JsString;
 
 /// The longest path the kernel takes, terminating NUL included.
 pub const PATH_MAX: usize = libc::PATH_MAX as usize;

@@ -23,7 +23,7 @@ mod collect;
 mod dir;
 mod layout;
 mod registry;
-mod remove;
+pub(crate) mod remove;
 pub mod shape;
 mod tmpdir;
 
@@ -33,8 +33,8 @@ pub use dir::{CreateError, ScratchDir};
 pub use registry::{remove_all, ScratchScope};
 use shape::{with_shaped_scratch, ShapeError};
 
-use crate::js::{JsString, Object, Value};
-use crate::js_concat;
+use js_exact::js_concat;
+use js_exact::{JsString, Object, Value};
 
 /// The placeholder that stands for the scratch directory in cases and
 /// results.
@@ -192,7 +192,7 @@ pub fn in_scratch(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::js::testing::{json, value};
+    use js_exact::testing::{json, value};
 
     #[test]
     fn mkdirs_that_escape_are_refused_before_anything_is_made() {

@@ -90,8 +90,8 @@ pub(super) fn current() -> Arc<Scope> {
 /// A set of scratch directories that can be removed together, from any
 /// thread, while the threads that made them still run.
 ///
-/// `parity-diff` runs our oracle in-process on a thread that it cannot
-/// kill: it runs the batch inside [`enter`](Self::enter) on that thread,
+/// A caller that runs a batch on a thread it cannot kill (a test, a
+/// harness) runs the batch inside [`enter`](Self::enter) on that thread,
 /// and calls [`stop`](Self::stop) from its own thread when the run times
 /// out. The directories go at once; cases that need one afterwards get a
 /// `threw` result instead, and nothing more is made.

@@ -10,50 +10,13 @@
 
 use std::ffi::{CStr, CString};
 use std::io;
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::os::fd::{AsRawFd, OwnedFd, RawFd};
+
+use sys_unix::{check, errno, identity, list, open_dir_at};
 
 /// How many times, in one removal, a directory that something refilled
 /// behind the walk is listed again before giving up.
 const RELISTS: u32 = 64;
-
-fn check(result: libc::c_int) -> io::Result<libc::c_int> {
-    if result < 0 {
-        Err(io::Error::last_os_error())
-    } else {
-        Ok(result)
-    }
-}
-
-fn errno(error: &io::Error) -> i32 {
-    error.raw_os_error().unwrap_or(0)
-}
-
-/// Opens `name` inside the directory `dir` (never following a symlink at
-/// the last component).
-pub fn open_dir_at(dir: RawFd, name: &CStr) -> io::Result<OwnedFd> {
-    let flags = libc::O_RDONLY | libc::O_DIRECTORY | libc::O_NOFOLLOW | libc::O_CLOEXEC;
-    // SAFETY: a valid C string and a descriptor; the result is checked.
-    let fd = check(unsafe { libc::openat(dir, name.as_ptr(), flags) })?;
-    // SAFETY: openat just returned this descriptor, owned by no one else.
-    Ok(unsafe { OwnedFd::from_raw_fd(fd) })
-}
-
-/// The device and inode of an open file: what it is, whatever its name.
-pub fn identity(fd: RawFd) -> io::Result<(u64, u64)> {
-    // SAFETY: fstat fills the zeroed struct; the result is checked.
-    let mut stat: libc::stat = unsafe { std::mem::zeroed() };
-    check(unsafe { libc::fstat(fd, &mut stat) })?;
-    Ok((stat.st_dev, stat.st_ino))
-}
-
-/// The device and inode that `name` inside `dir` names, not following a
-/// symlink.
-pub fn identity_at(dir: RawFd, name: &CStr) -> io::Result<(u64, u64)> {
-    // SAFETY: fstatat fills the zeroed struct; the result is checked.
-    let mut stat: libc::stat = unsafe { std::mem::zeroed() };
-    check(unsafe { libc::fstatat(dir, name.as_ptr(), &mut stat, libc::AT_SYMLINK_NOFOLLOW) })?;
-    Ok((stat.st_dev, stat.st_ino))
-}
 
 fn unlink_at(dir: RawFd, name: &CStr, flags: libc::c_int) -> io::Result<()> {
     // SAFETY: a valid C string and a descriptor; the result is checked.
@@ -67,67 +30,6 @@ pub fn remove_dir_at(dir: RawFd, name: &CStr) -> io::Result<()> {
         Err(error) if errno(&error) != libc::ENOENT => Err(error),
         _ => Ok(()),
     }
-}
-
-/// The entries of a directory (without `.` and `..`): its subdirectories,
-/// and everything else.
-pub fn list(dir: RawFd) -> io::Result<(Vec<CString>, Vec<CString>)> {
-    // The stream gets a descriptor of its own, closed with it.
-    // SAFETY: F_DUPFD_CLOEXEC on a valid descriptor; checked.
-    let copy = check(unsafe { libc::fcntl(dir, libc::F_DUPFD_CLOEXEC, 0) })?;
-    // SAFETY: fdopendir takes ownership of `copy` when it succeeds.
-    let stream = unsafe { libc::fdopendir(copy) };
-    if stream.is_null() {
-        let error = io::Error::last_os_error();
-        // SAFETY: `copy` is still ours when fdopendir failed.
-        unsafe { libc::close(copy) };
-        return Err(error);
-    }
-    // The copy shares its offset with `dir`, which may have been read.
-    // SAFETY: a valid stream.
-    unsafe { libc::rewinddir(stream) };
-    let mut directories = Vec::new();
-    let mut others = Vec::new();
-    let outcome = loop {
-        // SAFETY: errno is thread-local; readdir reports errors through it.
-        unsafe { *libc::__errno_location() = 0 };
-        // SAFETY: a valid stream; the entry lives until the next readdir.
-        let entry = unsafe { libc::readdir(stream) };
-        if entry.is_null() {
-            let error = io::Error::last_os_error();
-            break if errno(&error) == 0 {
-                Ok(())
-            } else {
-                Err(error)
-            };
-        }
-        // SAFETY: readdir returned a valid entry with a NUL-terminated name.
-        let (name, kind) = unsafe { (CStr::from_ptr((*entry).d_name.as_ptr()), (*entry).d_type) };
-        if matches!(name.to_bytes(), b"." | b"..") {
-            continue;
-        }
-        let is_directory = match kind {
-            libc::DT_DIR => true,
-            libc::DT_UNKNOWN => {
-                // SAFETY: fstatat fills the zeroed struct; checked.
-                let mut stat: libc::stat = unsafe { std::mem::zeroed() };
-                let found = unsafe {
-                    libc::fstatat(dir, name.as_ptr(), &mut stat, libc::AT_SYMLINK_NOFOLLOW)
-                };
-                found == 0 && stat.st_mode & libc::S_IFMT == libc::S_IFDIR
-            }
-            _ => false,
-        };
-        let name = name.to_owned();
-        if is_directory {
-            directories.push(name);
-        } else {
-            others.push(name);
-        }
-    };
-    // SAFETY: closes the stream and `copy` with it.
-    unsafe { libc::closedir(stream) };
-    outcome.map(|()| (directories, others))
 }
 
 /// Removes everything but the subdirectories of `dir`, and returns those.

@@ -25,7 +25,7 @@ use super::layout::{components, leading, Entry, Layout};
 use super::registry::{self, Scope};
 use super::remove::{remove_contents, remove_tree_at};
 use super::tmpdir;
-use crate::js::JsString;
+use js_exact::JsString;
 
 /// The scratch directory of one thread and what it holds.
 pub struct ReusedScratch {

@@ -17,6 +17,36 @@ pub fn oracle_binary() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_worker-spawn-oracle"))
 }
 
+/// Our generators through their command, `worker-spawn-oracle generate`
+/// (the generator protocol, end to end), as the source of a fuzzing
+/// session of `ops` from `seed` in batches of `batch_size`.
+pub fn generator(
+    ops: &[&str],
+    seed: u64,
+    batch_size: usize,
+) -> parity_diff::fuzz::source::Generated {
+    use parity_diff::exec::oracle::{shell_word, OracleOptions, FUZZ_MAX_OUTPUT};
+    let command = format!(
+        "{} generate",
+        shell_word(env!("CARGO_BIN_EXE_worker-spawn-oracle"))
+    );
+    let limits = OracleOptions::new(std::time::Duration::from_secs(60), FUZZ_MAX_OUTPUT);
+    let ops = ops.iter().map(|op| op.to_string()).collect();
+    parity_diff::fuzz::source::generator_command(&command, limits, ops, seed, batch_size)
+}
+
+/// A fuzzing session of one op, its cases from [`generator`].
+pub fn fuzz_op(
+    op: &str,
+    config: &parity_diff::fuzz::FuzzConfig,
+    left: &(dyn parity_diff::fuzz::BatchOracle + Sync),
+    right: &(dyn parity_diff::fuzz::BatchOracle + Sync),
+) -> parity_diff::fuzz::FuzzReport {
+    let source = generator(&[op], config.seed, config.batch_size);
+    parity_diff::fuzz::fuzz(config, &source, left, right, &mut Vec::new())
+        .expect("the session runs")
+}
+
 /// Runs a command with `input` on stdin and returns what it did.
 pub fn run_with_stdin(command: &mut Command, input: &[u8]) -> Output {
     let mut child = command
@@ -101,7 +131,7 @@ pub fn require_node() {
 
 /// Splits a JSON array into its elements' raw bytes.
 pub fn elements(bytes: &[u8]) -> Vec<Vec<u8>> {
-    worker_spawn_oracle::diff::golden::split_elements(bytes)
+    parity_diff::judge::golden::split_elements(bytes)
         .unwrap_or_else(|error| {
             panic!(
                 "not a JSON array ({error}): {}",

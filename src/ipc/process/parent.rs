@@ -16,14 +16,15 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
 use super::cue_name;
-use super::spawn::{kill_group, program_and_args, watch_exit, watch_signals, Event};
+use super::spawn::{program_and_args, watch_exit, watch_signals, Event};
 use crate::ipc::channel::{spawn_reader, ChannelEvent, ChildChannel, NodeChannel};
 use crate::ipc::parent::{
     HandlerAnswer, HandlerId, ParentHalf, ParentHost, RequestTicket, SubscriberId,
 };
 use crate::ipc::Channel;
-use crate::js::{self, JsError, JsResult, JsString, Object, Value};
-use crate::js_object;
+use js_exact::js_object;
+use js_exact::{self as js, JsError, JsResult, JsString, Object, Value};
+use sys_unix::kill_group;
 
 /// How long a child that closed its channel gets to be seen exiting, so
 /// that the failure line can say how it ended.

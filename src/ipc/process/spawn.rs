@@ -1,7 +1,7 @@
 //! The plumbing of `ipc-parent` around its child process: what to run,
-//! the child's exit and the oracle's own signals as events, and killing
-//! the child's process group (which `parity-diff` uses for its oracle
-//! commands too).
+//! the child's exit and the oracle's own signals as events. Its process
+//! group is killed with [`sys_unix::kill_group`], which
+//! `parity-diff` uses too.
 
 use std::ffi::{OsStr, OsString};
 use std::io;
@@ -29,32 +29,6 @@ impl From<ChannelEvent> for Event {
     }
 }
 
-/// Sends `signal` to the process group a child leads (spawned with a
-/// group of its own), and to the child itself, should it have left the
-/// group. The child must not have been reaped yet: until then neither its
-/// pid nor its group id can be reused, so no stranger gets the signal. A
-/// pid that no process can have (0, or beyond `pid_t`) is ignored, since
-/// `kill(0, …)` would signal our own group.
-pub fn signal_group(pid: u32, signal: libc::c_int) {
-    let Ok(group) = libc::pid_t::try_from(pid) else {
-        return;
-    };
-    if group <= 0 {
-        return;
-    }
-    // SAFETY: kill(2) touches no memory of ours.
-    unsafe {
-        libc::kill(-group, signal);
-        libc::kill(group, signal);
-    }
-}
-
-/// SIGKILL to a child's process group and to the child (see
-/// [`signal_group`]).
-pub fn kill_group(pid: u32) {
-    signal_group(pid, libc::SIGKILL);
-}
-
 /// `node <script> …` for a script, else the command as given.
 pub(super) fn program_and_args(command: &[OsString]) -> (&OsStr, &[OsString]) {
     match command.split_first() {
@@ -74,7 +48,7 @@ pub(super) fn program_and_args(command: &[OsString]) -> (&OsStr, &[OsString]) {
 }
 
 /// Reports the child's exit without reaping it (`waitid` with `WNOWAIT`),
-/// so that its pid stays valid for [`kill_group`] until the session reaps it.
+/// so that its pid stays valid for [`sys_unix::kill_group`] until the session reaps it.
 pub(super) fn watch_exit(pid: u32, events: Sender<Event>) -> io::Result<()> {
     let pid = libc::id_t::from(pid);
     std::thread::Builder::new()
@@ -116,6 +90,7 @@ pub(super) fn watch_signals(events: Sender<Event>) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sys_unix::kill_group;
 
     fn os(parts: &[&str]) -> Vec<OsString> {
         parts.iter().map(OsString::from).collect()

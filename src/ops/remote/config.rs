@@ -2,8 +2,8 @@
 //! text, or from environment variables, both ending in the same checks
 //! ([`config_from_object`]).
 
-use crate::js::{number, parse_js_string, JsResult, JsString, Object, Value};
-use crate::{js_object, throw};
+use js_exact::{js_object, throw};
+use js_exact::{number, parse_js_string, JsResult, JsString, Object, Value};
 
 /// The heartbeat interval when the config gives none, in milliseconds.
 pub const DEFAULT_HEARTBEAT_INTERVAL_MS: f64 = 15_000.0;
@@ -191,7 +191,7 @@ pub fn config_from_env(env: &Value) -> JsResult<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::js::testing::{json, value};
+    use js_exact::testing::{json, value};
 
     fn from_object(json_text: &str) -> Result<String, String> {
         config_from_object(&value(json_text))

@@ -6,8 +6,8 @@
 pub mod config;
 
 use super::outcome;
-use crate::js::{JsResult, Object, Value};
-use crate::{js_object, throw};
+use js_exact::{js_object, throw};
+use js_exact::{JsResult, Object, Value};
 
 pub use config::{config_from_env, config_from_json, config_from_object};
 
@@ -113,7 +113,7 @@ pub fn remote_join_payload_op(case: &Value) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::js::testing::{json, value};
+    use js_exact::testing::{json, value};
 
     #[test]
     fn entrypoints() {

@@ -15,9 +15,9 @@ use super::argv::{string_array, WORKER_COMMAND};
 use super::options::{EGRESS_MODES, EXECUTION_MODES};
 use super::preflight::{path_kind, PathKind};
 use super::threw;
-use crate::js::{parse_js_string, JsResult, JsStr, JsString, Object, Value};
 use crate::scratch::in_scratch;
-use crate::{js_object, throw};
+use js_exact::{js_object, throw};
+use js_exact::{parse_js_string, JsResult, JsStr, JsString, Object, Value};
 
 use scan::{scan_options, Arg};
 pub use scan::{ACCUMULATING_OPTIONS, FLAG_OPTIONS, VALUE_OPTIONS};
@@ -116,7 +116,7 @@ pub fn case_environment(env: &Value) -> Object {
 
 /// Whether a port value is only ASCII digits naming 1–65535; its number.
 fn port_number(text: JsStr<'_>) -> Option<f64> {
-    crate::js::number::from_ascii_digits(text).filter(|port| (1.0..=65535.0).contains(port))
+    js_exact::number::from_ascii_digits(text).filter(|port| (1.0..=65535.0).contains(port))
 }
 
 /// `parseThreadCodexWorkerArgs(args, env)`. `is_directory` answers whether

@@ -3,8 +3,8 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::js::{JsResult, JsStr, JsString};
-use crate::throw;
+use js_exact::throw;
+use js_exact::{JsResult, JsStr, JsString};
 
 /// The options that take a value, and the field each one sets.
 pub const VALUE_OPTIONS: [(&str, &str); 18] = [
@@ -211,7 +211,7 @@ mod tests {
 
     #[test]
     fn a_value_is_shared_when_it_is_a_whole_element_and_copied_when_inline() {
-        let large = "v".repeat(crate::js::string::SHARED_FROM);
+        let large = "v".repeat(js_exact::string::SHARED_FROM);
         let element = JsString::from(large.as_str());
         let inline = JsString::from(format!("--token={large}").as_str());
         let flag = JsString::from("--log-file");

@@ -2,7 +2,7 @@
 //! directories.
 
 use super::*;
-use crate::js::testing::{json, value};
+use js_exact::testing::{json, value};
 
 /// Directories that "exist" for these tests: `/ws` and `/a`.
 fn fake_directory(path: JsStr<'_>) -> bool {

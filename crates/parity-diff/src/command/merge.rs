@@ -1,0 +1,381 @@
+//! `parity-diff merge`: the JSON reports of `run --shard K/N`, K = 1…N,
+//! made into the report of one whole run, in any format.
+//!
+//! The shards are checked first, from their heads: every one a `run`
+//! report of format version 1 or 2 with a shard; one N; each K once (else
+//! overlapping or missing shards); one corpus (fingerprint, file lists,
+//! selection: `--filter`, `--op`, `--rerun-failed`), one balance (by
+//! count, or by one `--timings`) and one ledger. Then their records are read in shard order,
+//! one at a time, and handed to a report as a run hands them: a file
+//! whose cases straddle shards becomes one file again, its problems one
+//! problem. Last come the checks only a whole run can make: orphaned
+//! goldens (goldens whose case file is not in the recorded list, unless
+//! the shards ran with `--op`) and orphaned ledger entries (entries whose
+//! case no shard saw, unless the shards ran with `--filter` or `--op`;
+//! the entries of a file that could not be compared are not checked).
+//! The counts, per-op table and groups are recomputed from the records,
+//! so the summary and `byOp` are those of the unsharded run.
+
+use std::collections::{HashMap, HashSet};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use crate::corpus::identity::CaseId;
+use crate::error::InputError;
+use crate::record::{CaseRecord, VerdictKind};
+use crate::report::json::{FileHead, Item, ReportHead, ReportReader};
+use crate::report::{Consumer, FileInfo, Problem, ReportOptions, RunInfo, Sink, Totals};
+
+/// The `merge` command's inputs.
+#[derive(Debug, Clone)]
+pub struct MergeArgs {
+    /// The shards' JSON reports, in any order.
+    pub reports: Vec<PathBuf>,
+    /// How to report.
+    pub report: ReportOptions,
+}
+
+fn shard_name(index: usize, count: usize) -> String {
+    format!("{index}/{count}")
+}
+
+/// Reads every head and checks that the reports are the shards of one
+/// run; returns the first head and the paths in shard order.
+fn check_shards(paths: &[PathBuf]) -> Result<(ReportHead, Vec<&Path>), InputError> {
+    let mut heads: Vec<(ReportHead, &Path)> = Vec::with_capacity(paths.len());
+    for path in paths {
+        let (_, head) = ReportReader::open(path)?;
+        let name = path.display();
+        if head.command != "run" {
+            return Err(InputError::new(format!(
+                "{name} is a `{}` report; merge combines the JSON reports of \
+                 `parity-diff run --shard K/N`",
+                head.command
+            )));
+        }
+        if head.shard.is_none() {
+            return Err(InputError::new(format!(
+                "{name} is the report of a run without --shard; merge combines the JSON \
+                 reports of `parity-diff run --shard K/N`"
+            )));
+        }
+        if head.corpus.is_none() {
+            return Err(InputError::new(format!(
+                "{name} does not record its corpus; run the shards again with this parity-diff"
+            )));
+        }
+        heads.push((head, path));
+    }
+    let Some((first, first_path)) = heads.first() else {
+        return Err(InputError::new("merge needs the shards' reports"));
+    };
+    let (Some(shard), Some(corpus)) = (first.shard, &first.corpus) else {
+        unreachable!("checked above");
+    };
+    for (head, path) in &heads[1..] {
+        let (a, b) = (first_path.display(), path.display());
+        let (Some(other), Some(other_corpus)) = (head.shard, &head.corpus) else {
+            unreachable!("checked above");
+        };
+        if other.count != shard.count {
+            return Err(InputError::new(format!(
+                "{a} is shard {} but {b} is shard {}: the shards of one run are \
+                 all K/N for one N",
+                shard_name(shard.index, shard.count),
+                shard_name(other.index, other.count)
+            )));
+        }
+        if other_corpus.fingerprint != corpus.fingerprint
+            || other_corpus.case_files != corpus.case_files
+            || other_corpus.golden_files != corpus.golden_files
+        {
+            return Err(InputError::new(format!(
+                "{a} and {b} are reports of different corpora (fingerprints {} and {})",
+                corpus.fingerprint, other_corpus.fingerprint
+            )));
+        }
+        if other_corpus.filter != corpus.filter
+            || other_corpus.ops != corpus.ops
+            || other_corpus.cases != corpus.cases
+            || other_corpus.rerun != corpus.rerun
+        {
+            return Err(InputError::new(format!(
+                "{a} and {b} selected different cases of the corpus \
+                 (their --filter, --op or --rerun-failed differ)"
+            )));
+        }
+        if other.timings != shard.timings {
+            let balance = |timings: Option<u64>| match timings {
+                Some(timings) => format!("by the times of --timings {timings:016x}"),
+                None => "by count".to_owned(),
+            };
+            return Err(InputError::new(format!(
+                "{a} was balanced {} but {b} {}: the shards of one run are all balanced \
+                 by the same --timings (or all without)",
+                balance(shard.timings),
+                balance(other.timings)
+            )));
+        }
+        let fingerprint = |head: &ReportHead| head.ledger.as_ref().map(|l| l.fingerprint.clone());
+        if fingerprint(head) != fingerprint(first) {
+            let name = |print: Option<String>| print.unwrap_or_else(|| "none".to_owned());
+            return Err(InputError::new(format!(
+                "{a} and {b} used different ledgers (fingerprints {} and {})",
+                name(fingerprint(first)),
+                name(fingerprint(head))
+            )));
+        }
+    }
+    let mut by_index: Vec<Option<&Path>> = vec![None; shard.count];
+    for (head, path) in &heads {
+        let Some(this) = head.shard else { continue };
+        let slot = &mut by_index[this.index - 1];
+        if let Some(earlier) = slot {
+            return Err(InputError::new(format!(
+                "overlapping shards: {} and {} are both shard {}",
+                earlier.display(),
+                path.display(),
+                shard_name(this.index, this.count)
+            )));
+        }
+        *slot = Some(path);
+    }
+    let missing: Vec<String> = by_index
+        .iter()
+        .enumerate()
+        .filter(|(_, path)| path.is_none())
+        .map(|(at, _)| shard_name(at + 1, shard.count))
+        .collect();
+    if !missing.is_empty() {
+        return Err(InputError::new(format!(
+            "missing {}: {} (merge needs every shard of the run)",
+            if missing.len() == 1 {
+                "shard"
+            } else {
+                "shards"
+            },
+            missing.join(", ")
+        )));
+    }
+    // The ranges follow from N and the case count; a mismatch means a
+    // report was edited or made by another planner.
+    let mut ranges: Vec<(usize, usize)> = vec![(0, 0); shard.count];
+    for (head, _) in &heads {
+        if let Some(this) = head.shard {
+            ranges[this.index - 1] = (this.from, this.to);
+        }
+    }
+    let mut expected = 0;
+    for (at, &(from, to)) in ranges.iter().enumerate() {
+        if from != expected {
+            return Err(InputError::new(format!(
+                "shard {} took cases {from}..{to}, but the shard before it ended at {expected}: \
+                 the shards do not fit together",
+                shard_name(at + 1, shard.count)
+            )));
+        }
+        expected = to;
+    }
+    if expected != corpus.cases {
+        return Err(InputError::new(format!(
+            "the shards took {expected} cases of the {} selected: they do not cover the run",
+            corpus.cases
+        )));
+    }
+    let first = first.clone();
+    let ordered = by_index.into_iter().flatten().collect();
+    Ok((first, ordered))
+}
+
+/// Two problems of one file (a file straddling shards) as one: the first
+/// says what is wrong; errors add up what they skipped.
+fn combine(earlier: &mut Option<Problem>, later: Problem) {
+    match (earlier.as_mut(), later) {
+        (None, later) => *earlier = Some(later),
+        (Some(Problem::Error { skipped, .. }), Problem::Error { skipped: more, .. }) => {
+            *skipped += more
+        }
+        _ => {}
+    }
+}
+
+/// The file being merged.
+struct Current {
+    name: Option<String>,
+    problem: Option<Problem>,
+    /// The position of its last case (extra results aside), to catch
+    /// shards that overlap within it.
+    last: Option<usize>,
+    /// Its warnings, from every shard that had some of its cases.
+    warnings: Vec<String>,
+}
+
+struct Merger<W: Write> {
+    sink: Sink<W>,
+    current: Option<Current>,
+    finished: HashSet<String>,
+    /// Ledger entries by identity: whether a shard saw the case.
+    entries: HashMap<CaseId, bool>,
+    /// Files that had a problem: their entries are not checked.
+    troubled: HashSet<String>,
+    /// The report being read, for messages.
+    shard: String,
+}
+
+impl<W: Write> Merger<W> {
+    fn close(&mut self) -> Result<(), InputError> {
+        let Some(current) = self.current.take() else {
+            return Ok(());
+        };
+        if let Some(problem) = current.problem {
+            if let Some(name) = &current.name {
+                self.troubled.insert(name.clone());
+            }
+            self.sink.problem(problem)?;
+        }
+        // As a run warns: after the file's records, before its end.
+        for warning in &current.warnings {
+            Consumer::warning(&mut self.sink, warning)?;
+        }
+        if let Some(name) = current.name {
+            self.finished.insert(name);
+        }
+        self.sink.end_file()?;
+        Ok(())
+    }
+
+    fn file(&mut self, file: FileHead) -> Result<(), InputError> {
+        let FileHead {
+            info,
+            problem,
+            warnings,
+            ..
+        } = file;
+        let continues = self
+            .current
+            .as_ref()
+            .is_some_and(|current| current.name == info.name && info.name.is_some());
+        if !continues {
+            self.close()?;
+            if let Some(name) = &info.name {
+                if self.finished.contains(name) {
+                    return Err(InputError::new(format!(
+                        "overlapping shards: {name} comes again in {} after other files",
+                        self.shard
+                    )));
+                }
+            }
+            self.current = Some(Current {
+                name: info.name.clone(),
+                problem: None,
+                last: None,
+                warnings: Vec::new(),
+            });
+            self.sink.begin_file(info)?;
+        }
+        if let Some(current) = self.current.as_mut() {
+            if let Some(problem) = problem {
+                combine(&mut current.problem, problem);
+            }
+            current.warnings.extend(warnings);
+        }
+        Ok(())
+    }
+
+    fn case(&mut self, record: CaseRecord) -> Result<(), InputError> {
+        let Some(current) = self.current.as_mut() else {
+            return Err(InputError::new("a case outside any file"));
+        };
+        if record.verdict != VerdictKind::Extra {
+            if current.last.is_some_and(|last| record.index <= last) {
+                return Err(InputError::new(format!(
+                    "overlapping shards: {} #{} is in {} and in a shard before it",
+                    record.file, record.index, self.shard
+                )));
+            }
+            current.last = Some(record.index);
+        }
+        if let Some(seen) = self.entries.get_mut(&record.id) {
+            *seen = true;
+        }
+        self.sink.case(record)?;
+        Ok(())
+    }
+}
+
+/// Runs `merge`.
+pub fn merge_command(args: &MergeArgs, out: impl Write) -> Result<Totals, InputError> {
+    let (head, paths) = check_shards(&args.reports)?;
+    let corpus = head.corpus.clone().unwrap_or_default();
+    let ledger = head.ledger.clone();
+    let run = RunInfo {
+        command: "merge",
+        shard: None,
+        corpus: Some(corpus.clone()),
+        ledger: ledger.clone(),
+        suites: head.suites.clone(),
+    };
+    let entries = ledger
+        .iter()
+        .flat_map(|ledger| &ledger.entries)
+        .map(|entry| (entry.id.clone(), false))
+        .collect();
+    let mut merger = Merger {
+        sink: Sink::new(out, args.report, run),
+        current: None,
+        finished: HashSet::new(),
+        entries,
+        troubled: HashSet::new(),
+        shard: String::new(),
+    };
+    for path in paths {
+        let (mut reader, _) = ReportReader::open(path)?;
+        merger.shard = path.display().to_string();
+        // Goldens without a case file are the merge's to find.
+        let mut skipping = false;
+        while let Some(item) = reader.next_item()? {
+            match item {
+                Item::File(file) => {
+                    skipping = matches!(file.problem, Some(Problem::OrphanGolden { .. }));
+                    if !skipping {
+                        merger.file(file)?;
+                    }
+                }
+                Item::Case(record) if !skipping => merger.case(*record)?,
+                Item::Case(_) | Item::EndFile => {}
+                // The tail is recomputed from the records.
+                _ => {}
+            }
+        }
+    }
+    merger.close()?;
+    if corpus.ops.is_empty() {
+        let cases: HashSet<&String> = corpus.case_files.iter().collect();
+        for golden in corpus.golden_files.iter().filter(|g| !cases.contains(g)) {
+            merger.sink.begin_file(FileInfo {
+                name: Some(golden.clone()),
+                path: None,
+                suite: None,
+            })?;
+            merger.sink.problem(Problem::OrphanGolden {
+                // Both are text already (as the shards' reports hold them).
+                golden: Path::new(&corpus.golden_dir)
+                    .join(golden)
+                    .to_string_lossy()
+                    .into_owned(),
+            })?;
+            merger.sink.end_file()?;
+        }
+    }
+    if let Some(ledger) = &ledger {
+        if corpus.is_whole() {
+            for entry in &ledger.entries {
+                let seen = merger.entries.get(&entry.id).copied().unwrap_or(true);
+                if !seen && !merger.troubled.contains(&entry.id.file) {
+                    merger.sink.orphaned_entry(entry);
+                }
+            }
+        }
+    }
+    Ok(merger.sink.finish()?)
+}

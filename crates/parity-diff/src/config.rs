@@ -1,0 +1,372 @@
+//! `parity.toml`: a project's suites, one `[suite.NAME]` table each (a
+//! cluster's corpus, goldens, ledger, port and reference), found from the
+//! current directory upward as `Cargo.toml` is ([`discover`]).
+//!
+//! Every key is optional; paths are relative to the file's directory.
+//! A key this parity-diff does not know, or a value of the wrong type, is
+//! an error naming the file, the line and the key: a typo must never be
+//! silently ignored. Command-line flags override a suite's keys; that
+//! merge is the binary's, since only it knows which flags were given.
+
+use std::path::{Path, PathBuf};
+
+use toml_edit::{Document, Item, TableLike, Value};
+
+use crate::error::InputError;
+use crate::exec::oracle::parse_size;
+
+/// The file's name.
+pub const FILE_NAME: &str = "parity.toml";
+
+/// A suite's keys, in the order the README's table lists them.
+pub const SUITE_KEYS: [&str; 14] = [
+    "cases",
+    "golden",
+    "ledger",
+    "oracle",
+    "reference",
+    "generator",
+    "timeout",
+    "kill-grace",
+    "jobs",
+    "max-output",
+    "repeat",
+    "framing",
+    "ops",
+    "fuzz-out",
+];
+
+/// A parsed `parity.toml`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Config {
+    /// The file, as found or given.
+    pub path: PathBuf,
+    /// Its directory: where relative paths start and commands run.
+    pub dir: PathBuf,
+    /// Its suites, in the file's order.
+    pub suites: Vec<Suite>,
+}
+
+pub use crate::judge::framing::Framing;
+
+/// One `[suite.NAME]` table: every key as written, paths joined to the
+/// file's directory.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Suite {
+    /// The table's name.
+    pub name: String,
+    /// `cases`: the case files' directory (default `cases`).
+    pub cases: Option<PathBuf>,
+    /// `golden`: the goldens' directory (default `golden` beside `cases`).
+    pub golden: Option<PathBuf>,
+    /// `ledger`: the ledger (default `parity-ledger.txt` beside `cases`).
+    pub ledger: Option<PathBuf>,
+    /// `oracle`: the port's command.
+    pub oracle: Option<String>,
+    /// `reference`: the reference's command, for `bless` and `fuzz`.
+    pub reference: Option<String>,
+    /// `generator`: fuzz's case generator command.
+    pub generator: Option<String>,
+    /// `timeout`, in seconds.
+    pub timeout: Option<f64>,
+    /// `kill-grace`, in seconds.
+    pub kill_grace: Option<f64>,
+    /// `jobs`.
+    pub jobs: Option<u32>,
+    /// `repeat`: how many times each file runs (`--repeat`).
+    pub repeat: Option<u32>,
+    /// `max-output`, in bytes.
+    pub max_output: Option<u64>,
+    /// `framing`.
+    pub framing: Option<Framing>,
+    /// `ops`: the suite's op names.
+    pub ops: Option<Vec<String>>,
+    /// `fuzz-out`: where fuzz writes its findings.
+    pub fuzz_out: Option<PathBuf>,
+}
+
+impl Suite {
+    /// The case files' directory: `cases`, else `cases` in `dir`.
+    pub fn cases_dir(&self, dir: &Path) -> PathBuf {
+        self.cases.clone().unwrap_or_else(|| dir.join("cases"))
+    }
+}
+
+/// The `parity.toml` in `start` or the nearest directory above it.
+pub fn discover(start: &Path) -> Option<PathBuf> {
+    start
+        .ancestors()
+        .map(|dir| dir.join(FILE_NAME))
+        .find(|path| path.is_file())
+}
+
+/// Reads and parses the file at `path`.
+pub fn load(path: &Path) -> Result<Config, InputError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|error| InputError::new(format!("cannot read {}: {error}", path.display())))?;
+    parse(&text, path)
+}
+
+/// The line (from 1) of byte `offset` of `text`.
+fn line_of(text: &str, offset: usize) -> usize {
+    let offset = offset.min(text.len());
+    text.as_bytes()[..offset]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1
+}
+
+/// Where errors point: the file and its text.
+struct Source<'a> {
+    path: &'a Path,
+    text: &'a str,
+}
+
+impl Source<'_> {
+    fn error(&self, span: Option<std::ops::Range<usize>>, message: String) -> InputError {
+        let at = match span {
+            Some(span) => format!("{}:{}", self.path.display(), line_of(self.text, span.start)),
+            None => self.path.display().to_string(),
+        };
+        InputError::new(format!("{at}: {message}"))
+    }
+}
+
+/// Parses `text`, the file at `path`.
+pub fn parse(text: &str, path: &Path) -> Result<Config, InputError> {
+    let source = Source { path, text };
+    let document = Document::parse(text).map_err(|error| {
+        let message = error.message().trim_end().replace('\n', "; ");
+        source.error(error.span(), format!("not TOML: {message}"))
+    })?;
+    let dir = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let mut suites = Vec::new();
+    for (key, item) in document.as_table().iter() {
+        let span = key_span(document.as_table(), key);
+        if key != "suite" {
+            return Err(source.error(
+                span,
+                format!("unknown key {key:?} (a parity.toml holds [suite.NAME] tables only)"),
+            ));
+        }
+        let Some(tables) = item.as_table_like() else {
+            return Err(source.error(
+                span,
+                format!(
+                    "suite: a table of [suite.NAME] tables, not {}",
+                    item.type_name()
+                ),
+            ));
+        };
+        for (name, table) in tables.iter() {
+            let span = key_span(tables, name).or_else(|| table.span());
+            suites.push(read_suite(&source, &dir, name, table, span)?);
+        }
+    }
+    Ok(Config {
+        path: path.to_path_buf(),
+        dir,
+        suites,
+    })
+}
+
+fn key_span(table: &dyn TableLike, key: &str) -> Option<std::ops::Range<usize>> {
+    table.get_key_value(key).and_then(|(key, _)| key.span())
+}
+
+/// A suite's name is printed in every report: letters, digits, `-`,
+/// `_` and `.` keep it one plain word.
+fn valid_name(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
+fn read_suite(
+    source: &Source<'_>,
+    dir: &Path,
+    name: &str,
+    item: &Item,
+    span: Option<std::ops::Range<usize>>,
+) -> Result<Suite, InputError> {
+    if !valid_name(name) {
+        return Err(source.error(
+            span,
+            format!(
+                "suite {:?}: a suite's name is letters, digits, '-', '_' and '.'",
+                name.escape_debug().to_string()
+            ),
+        ));
+    }
+    let Some(table) = item.as_table_like() else {
+        return Err(source.error(
+            span,
+            format!("suite.{name}: a table, not {}", item.type_name()),
+        ));
+    };
+    let mut suite = Suite {
+        name: name.to_owned(),
+        ..Suite::default()
+    };
+    for (key, value) in table.iter() {
+        let span = key_span(table, key).or_else(|| value.span());
+        let what = format!("suite.{name}.{key}");
+        let wrong = |expected: &str| {
+            source.error(
+                span.clone(),
+                format!("{what}: {expected}, not {}", describe(value)),
+            )
+        };
+        let value_of = value.as_value();
+        match key {
+            "cases" | "golden" | "ledger" | "fuzz-out" => {
+                let text = value_of
+                    .and_then(Value::as_str)
+                    .filter(|text| !text.is_empty())
+                    .ok_or_else(|| wrong("a path (a string)"))?;
+                let path = Some(dir.join(text));
+                match key {
+                    "cases" => suite.cases = path,
+                    "golden" => suite.golden = path,
+                    "ledger" => suite.ledger = path,
+                    _ => suite.fuzz_out = path,
+                }
+            }
+            "oracle" | "reference" | "generator" => {
+                let text = value_of
+                    .and_then(Value::as_str)
+                    .filter(|text| !text.trim().is_empty())
+                    .ok_or_else(|| wrong("a command (a string)"))?;
+                let command = Some(text.to_owned());
+                match key {
+                    "oracle" => suite.oracle = command,
+                    "reference" => suite.reference = command,
+                    _ => suite.generator = command,
+                }
+            }
+            "timeout" => {
+                let secs = seconds(value_of).filter(|secs| *secs > 0.0);
+                suite.timeout = Some(secs.ok_or_else(|| wrong("a positive number of seconds"))?);
+            }
+            "kill-grace" => {
+                let secs = seconds(value_of).filter(|secs| *secs >= 0.0);
+                suite.kill_grace =
+                    Some(secs.ok_or_else(|| wrong("a number of seconds, 0 or more"))?);
+            }
+            "jobs" => {
+                let jobs = value_of
+                    .and_then(Value::as_integer)
+                    .and_then(|n| u32::try_from(n).ok())
+                    .filter(|n| *n >= 1);
+                suite.jobs = Some(jobs.ok_or_else(|| wrong("a whole number, 1 or more"))?);
+            }
+            "repeat" => {
+                let repeat = value_of
+                    .and_then(Value::as_integer)
+                    .and_then(|n| u32::try_from(n).ok())
+                    .filter(|n| *n >= 1);
+                suite.repeat = Some(repeat.ok_or_else(|| wrong("a whole number, 1 or more"))?);
+            }
+            "max-output" => {
+                let size = match value_of {
+                    Some(Value::Integer(n)) => u64::try_from(*n.value()).ok().filter(|n| *n > 0),
+                    Some(Value::String(text)) => parse_size(text.value()).ok(),
+                    _ => None,
+                };
+                suite.max_output =
+                    Some(size.ok_or_else(|| wrong("a size (64M, 1G, or a number of bytes)"))?);
+            }
+            "framing" => {
+                suite.framing = Some(match value_of.and_then(Value::as_str) {
+                    Some("exact") => Framing::Exact,
+                    Some("json") => Framing::Json,
+                    _ => return Err(wrong("\"exact\" or \"json\"")),
+                });
+            }
+            "ops" => {
+                let ops = value_of.and_then(Value::as_array).and_then(|array| {
+                    array
+                        .iter()
+                        .map(|op| op.as_str().map(str::to_owned))
+                        .collect::<Option<Vec<_>>>()
+                });
+                suite.ops = Some(ops.ok_or_else(|| wrong("an array of op names (strings)"))?);
+            }
+            _ => {
+                return Err(source.error(
+                    span,
+                    format!(
+                        "suite.{name}: unknown key {:?} (the keys: {})",
+                        key.escape_debug().to_string(),
+                        SUITE_KEYS.join(", ")
+                    ),
+                ))
+            }
+        }
+    }
+    Ok(suite)
+}
+
+/// A number of seconds: an integer or a float.
+fn seconds(value: Option<&Value>) -> Option<f64> {
+    match value? {
+        Value::Integer(n) => Some(*n.value() as f64),
+        Value::Float(x) => Some(*x.value()).filter(|x| x.is_finite()),
+        _ => None,
+    }
+}
+
+/// What a value is, for an error: its type, and the value when short.
+fn describe(item: &Item) -> String {
+    match item.as_value() {
+        Some(Value::String(text)) => format!("the string {:?}", text.value()),
+        Some(Value::Integer(n)) => format!("the integer {}", n.value()),
+        Some(Value::Float(x)) => format!("the number {}", x.value()),
+        Some(Value::Boolean(b)) => format!("the boolean {}", b.value()),
+        _ => format!("a{} {}", article(item.type_name()), item.type_name()),
+    }
+}
+
+fn article(word: &str) -> &'static str {
+    if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "n"
+    } else {
+        ""
+    }
+}
+
+impl Config {
+    /// The suites `names` selects (every suite when it is empty), in the
+    /// file's order; a name the file does not have is an error.
+    pub fn select(&self, names: &[String]) -> Result<Vec<&Suite>, InputError> {
+        if let Some(unknown) = names
+            .iter()
+            .find(|name| !self.suites.iter().any(|suite| &suite.name == *name))
+        {
+            let known: Vec<&str> = self.suites.iter().map(|s| s.name.as_str()).collect();
+            return Err(InputError::new(format!(
+                "{}: no suite {:?} (its suites: {})",
+                self.path.display(),
+                unknown,
+                if known.is_empty() {
+                    "none".to_owned()
+                } else {
+                    known.join(", ")
+                }
+            )));
+        }
+        Ok(self
+            .suites
+            .iter()
+            .filter(|suite| names.is_empty() || names.contains(&suite.name))
+            .collect())
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,475 @@
+//! Which cases a run takes. `--filter` picked the files; `--op` picks the
+//! cases of some ops; `--shard K/N` takes the K-th of N contiguous ranges
+//! of what is selected, in corpus order, balanced by count (sizes differ
+//! by one at most) or, with `--timings`, by recorded time
+//! ([`balance`](crate::corpus::balance)); `--rerun-failed` keeps, in
+//! each range, the cases its report names
+//! ([`wanted`](crate::corpus::wanted)). A file whose cases straddle two
+//! shards is sent to each shard's oracle as the array of that shard's
+//! cases, as `--op` sends a file's selected cases. What holds no case (a
+//! file without cases, or one that cannot be read) goes to exactly one
+//! shard: the one whose range it stands in.
+//!
+//! Planning reads every selected case file once, one case at a time, to
+//! count its cases, and hashes the case files and goldens, so that a
+//! report records the corpus it ran ([`CorpusInfo`]) and `merge` can tell
+//! shards of one corpus from shards of two.
+
+use std::collections::{BTreeSet, HashSet};
+use std::fs::File;
+use std::ops::Range;
+
+use crate::corpus::balance::Split;
+use crate::corpus::cases::{op_of, CaseFile};
+use crate::corpus::identity::{fnv1a, CaseId, CaseKey, HashingReader};
+use crate::corpus::rerun::{FileRerun, RerunCount};
+use crate::corpus::timings::Timings;
+use crate::corpus::wanted::{FileWanted, Wanted};
+use crate::corpus::{Corpus, Entry as FileEntry};
+use crate::error::InputError;
+use crate::judge::scan::{ElementReader, Mode, ReadError};
+use crate::report::{CorpusInfo, ShardInfo};
+use js_exact::{self as js, TextMode};
+
+/// What a run does with one file of the listing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    /// Another shard's: left out of this report.
+    Skip,
+    /// Every selected case (as without a shard).
+    Whole,
+    /// The selected cases from `from` to `to` (counted among the file's
+    /// selected cases); `tail` when they end the file.
+    Cases {
+        /// The first.
+        from: usize,
+        /// One past the last.
+        to: usize,
+        /// Whether the file's last selected case is among them.
+        tail: bool,
+    },
+}
+
+/// The cases of one file that a run sends, by position in the case file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Selection {
+    /// The positions, in order.
+    pub positions: Vec<usize>,
+    /// Whether what stands past the file's cases (golden elements
+    /// without a case, results without one) is compared here, as a run
+    /// without a selection compares it: every op is wanted and these
+    /// cases end the file.
+    pub tail: bool,
+}
+
+/// What a rerun takes of one file of the listing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Pick {
+    /// Every selected case (the report took the whole file, or the file
+    /// cannot be read case by case now: its problem is the rerun's to show).
+    Every,
+    /// These positions among the file's selected cases.
+    Positions(Vec<usize>),
+    /// None (the report names nothing of the file).
+    Nothing,
+}
+
+/// The plan of a run.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// Per file of the listing: where its selected cases start among all
+    /// selected cases, and how many it has.
+    files: Vec<Range<usize>>,
+    /// With `--rerun-failed`: per file of the listing, what it takes.
+    picks: Option<Vec<Pick>>,
+    split: Option<Split>,
+    /// With `--timings`: their fingerprint, which reports record.
+    timings: Option<u64>,
+    /// What reports record about the corpus.
+    pub info: CorpusInfo,
+    /// With `--rerun-failed`: how many cases it takes, and how many of the
+    /// report's no longer exist.
+    pub rerun: Option<RerunCount>,
+}
+
+/// A file's cases as a plan counts them.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Counted {
+    /// The cases of the ops wanted.
+    count: usize,
+    /// Per op of `--op`, its cases.
+    per_op: Vec<usize>,
+    /// The hash of the file's bytes; `None` when it cannot be read.
+    hash: Option<u64>,
+    /// Whether it is one array, whose cases can be told apart.
+    array: bool,
+    /// With a rerun's keys: the positions, among the counted cases, of
+    /// those it names.
+    keyed: Vec<usize>,
+    /// With a rerun's keys: how many of them the file holds, whatever
+    /// their op.
+    met: usize,
+}
+
+/// A file's selected cases, counted as [`CaseFile::read`] splits them
+/// (the one array reader, [`ElementReader`], on the same pass that hashes
+/// the file); with its per-op counts, the hash of its bytes and, given a
+/// rerun's `keys`, which of its cases they name.
+fn count_cases(entry: &FileEntry, ops: &[String], keys: Option<&BTreeSet<CaseKey>>) -> Counted {
+    let mut counted = Counted {
+        per_op: vec![0; ops.len()],
+        ..Counted::default()
+    };
+    if entry.broken.is_some() {
+        return counted;
+    }
+    let Ok(file) = File::open(&entry.case_path) else {
+        return counted;
+    };
+    let mut hashed = HashingReader::new(file);
+    let mut elements = ElementReader::new(&mut hashed, Mode::Lenient);
+    let mut met = BTreeSet::new();
+    let array = loop {
+        match elements.next_element() {
+            Ok(Some(_)) if ops.is_empty() && keys.is_none() => counted.count += 1,
+            Ok(Some(element)) => {
+                let value = js::parse(element.bytes, TextMode::LossyUtf8).ok();
+                let at = match ops.is_empty() {
+                    true => None,
+                    false => value
+                        .as_ref()
+                        .and_then(op_of)
+                        .and_then(|op| ops.iter().position(|o| *o == op)),
+                };
+                if let Some(at) = at {
+                    counted.per_op[at] += 1;
+                }
+                let selected = ops.is_empty() || at.is_some();
+                if let Some(keys) = keys {
+                    let id = CaseId::of(&entry.name, element.bytes, value.as_ref());
+                    if keys.contains(&id.key) {
+                        if selected {
+                            counted.keyed.push(counted.count);
+                        }
+                        met.insert(id.key);
+                    }
+                }
+                if selected {
+                    counted.count += 1;
+                }
+            }
+            Ok(None) => break true,
+            Err(ReadError::NotAnArray(_)) => break false,
+            Err(ReadError::Io(_)) => {
+                return Counted {
+                    per_op: vec![0; ops.len()],
+                    ..Counted::default()
+                }
+            }
+        }
+    };
+    drop(elements);
+    counted.hash = hashed.finish().ok();
+    counted.array = array;
+    counted.met = met.len();
+    if !array {
+        counted.per_op.iter_mut().for_each(|n| *n = 0);
+        counted.count = 0;
+        counted.keyed.clear();
+    }
+    counted
+}
+
+fn hex(hash: Option<u64>) -> String {
+    hash.map_or_else(|| "unreadable".to_owned(), |hash| format!("{hash:016x}"))
+}
+
+impl Plan {
+    /// Plans a run of `files` (the corpus's listing): counts the cases
+    /// `wanted` selects of each, and fingerprints the corpus; `timings`
+    /// balance a shard by time. An op that matches no case is an input
+    /// error (whatever a rerun takes), so that a typo in `--op` is not an
+    /// empty pass.
+    pub fn new(
+        corpus: &Corpus,
+        files: &[FileEntry],
+        wanted: Wanted<'_>,
+        timings: Option<&Timings>,
+    ) -> Result<Self, InputError> {
+        let ops = wanted.ops;
+        let mut ranges = Vec::with_capacity(files.len());
+        let mut picks = Vec::new();
+        let mut rerun = RerunCount::default();
+        let mut op_counts = vec![0; ops.len()];
+        let mut parts: Vec<String> = vec!["cases".into()];
+        let mut total = 0;
+        for entry in files {
+            let of_file = wanted.file(&entry.name);
+            let keys = of_file.and_then(|file| file.keys);
+            let counted = count_cases(entry, ops, keys);
+            ranges.push(total..total + counted.count);
+            total += counted.count;
+            op_counts
+                .iter_mut()
+                .zip(&counted.per_op)
+                .for_each(|(n, more)| *n += more);
+            parts.push(entry.name.clone());
+            parts.push(hex(counted.hash));
+            if wanted.rerun.is_some() {
+                picks.push(match (of_file, keys) {
+                    (None, _) => Pick::Nothing,
+                    (Some(_), None) => Pick::Every,
+                    (Some(_), Some(_)) if counted.hash.is_none() || !counted.array => Pick::Every,
+                    (Some(_), Some(keys)) => {
+                        rerun.gone += keys.len() - counted.met;
+                        Pick::Positions(counted.keyed)
+                    }
+                });
+            }
+        }
+        if let Some(at) = op_counts.iter().position(|&n| n == 0) {
+            return Err(InputError::new(format!(
+                "--op {} matches no case in the selected case files",
+                ops[at]
+            )));
+        }
+        if let Some(taken) = wanted.rerun {
+            // What the report names in files that are gone, unless
+            // --filter leaves them out anyway.
+            let listed: HashSet<&str> = files.iter().map(|entry| entry.name.as_str()).collect();
+            let filtered = |name: &str| {
+                corpus
+                    .filter
+                    .as_ref()
+                    .is_some_and(|glob| !glob.matches(name))
+            };
+            for (name, file) in &taken.files {
+                if listed.contains(name.as_str()) || filtered(name) {
+                    continue;
+                }
+                match file {
+                    FileRerun::Whole => rerun.gone_files += 1,
+                    FileRerun::Cases(keys) => rerun.gone += keys.len(),
+                }
+            }
+            rerun.named = !taken.is_empty();
+        }
+        let goldens = corpus.golden_files()?;
+        parts.push("goldens".into());
+        for golden in &goldens {
+            let hash = match &golden.broken {
+                Some(_) => None,
+                None => File::open(&golden.golden_path)
+                    .ok()
+                    .and_then(|file| HashingReader::new(file).finish().ok()),
+            };
+            parts.push(golden.name.clone());
+            parts.push(hex(hash));
+        }
+        let bytes: Vec<&[u8]> = parts.iter().map(|part| part.as_bytes()).collect();
+        let info = CorpusInfo {
+            fingerprint: format!("{:016x}", fnv1a(&bytes)),
+            case_files: files.iter().map(|entry| entry.name.clone()).collect(),
+            golden_files: goldens.into_iter().map(|entry| entry.name).collect(),
+            cases: total,
+            case_dir: corpus.cases.display().to_string(),
+            golden_dir: corpus.golden.display().to_string(),
+            filter: corpus.filter.as_ref().map(|glob| glob.pattern()),
+            ops: ops.to_vec(),
+            rerun: wanted.rerun.map(|taken| taken.fingerprint()),
+        };
+        let split = corpus.shard.map(|shard| match timings {
+            Some(timings) => {
+                let weights = timings.weights(files.iter().map(|entry| entry.name.as_str()));
+                Split::by_weight(shard, &ranges, &weights)
+            }
+            None => Split::by_count(shard),
+        });
+        let mut plan = Plan {
+            files: ranges,
+            picks: wanted.rerun.map(|_| picks),
+            split,
+            timings: timings.map(Timings::fingerprint),
+            info,
+            rerun: None,
+        };
+        if wanted.rerun.is_some() {
+            rerun.selected = plan.rerun_selected();
+            plan.rerun = Some(rerun);
+        }
+        Ok(plan)
+    }
+
+    /// The positions, among the selected cases, this run takes.
+    fn range(&self) -> Range<usize> {
+        match &self.split {
+            Some(split) => split.range(self.info.cases),
+            None => 0..self.info.cases,
+        }
+    }
+
+    /// How many cases a rerun sends.
+    fn rerun_selected(&self) -> usize {
+        let range = self.range();
+        let Some(picks) = &self.picks else {
+            return 0;
+        };
+        let overlap =
+            |from: usize, to: usize| to.min(range.end).saturating_sub(from.max(range.start));
+        self.files
+            .iter()
+            .zip(picks)
+            .map(|(file, pick)| match pick {
+                Pick::Every => overlap(file.start, file.end),
+                Pick::Positions(positions) => positions
+                    .iter()
+                    .filter(|&&at| range.contains(&(file.start + at)))
+                    .count(),
+                Pick::Nothing => 0,
+            })
+            .sum()
+    }
+
+    /// The shard's place, for the report.
+    pub fn shard_info(&self) -> Option<ShardInfo> {
+        self.split.as_ref().map(|split| {
+            let shard = split.shard();
+            let range = self.range();
+            ShardInfo {
+                index: shard.index,
+                count: shard.count,
+                from: range.start,
+                to: range.end,
+                timings: self.timings,
+            }
+        })
+    }
+
+    /// What the run does with the file at `position` in the listing.
+    pub fn part(&self, position: usize) -> Part {
+        let pick = self.picks.as_ref().and_then(|picks| picks.get(position));
+        match pick {
+            Some(Pick::Nothing) => return Part::Skip,
+            Some(Pick::Positions(positions)) if positions.is_empty() => return Part::Skip,
+            _ => {}
+        }
+        let part = self.shard_part(position);
+        match (pick, part) {
+            (Some(Pick::Positions(positions)), Part::Cases { from, to, .. })
+                if !positions.iter().any(|at| (from..to).contains(at)) =>
+            {
+                Part::Skip
+            }
+            _ => part,
+        }
+    }
+
+    /// What the shard (if any) takes of the file at `position`.
+    fn shard_part(&self, position: usize) -> Part {
+        let (Some(split), Some(file)) = (&self.split, self.files.get(position)) else {
+            return Part::Whole;
+        };
+        let total = self.info.cases;
+        if file.is_empty() {
+            return if split.owns_gap(file.start, total) {
+                Part::Whole
+            } else {
+                Part::Skip
+            };
+        }
+        let range = split.range(total);
+        let (from, to) = (file.start.max(range.start), file.end.min(range.end));
+        if from >= to {
+            Part::Skip
+        } else if from == file.start && to == file.end {
+            Part::Whole
+        } else {
+            Part::Cases {
+                from: from - file.start,
+                to: to - file.start,
+                tail: to == file.end,
+            }
+        }
+    }
+
+    /// What the run wants of the file `name` at `position` in the listing:
+    /// `wanted`'s choice, or every selected case of a file the rerun can
+    /// no longer read case by case.
+    pub fn wanted_of<'a>(&self, position: usize, name: &str, wanted: Wanted<'a>) -> FileWanted<'a> {
+        let pick = self.picks.as_ref().and_then(|picks| picks.get(position));
+        match (pick, wanted.file(name)) {
+            (Some(Pick::Positions(_)), Some(file)) => file,
+            _ => FileWanted::ops(wanted.ops),
+        }
+    }
+}
+
+/// The cases of `cases` that a part takes; `None` for every case, sent
+/// as the file stands.
+pub fn select(part: Part, cases: &CaseFile, wanted: FileWanted<'_>) -> Option<Selection> {
+    let selection = select_among(part, wanted.every(), || {
+        if wanted.ops.is_empty() {
+            (0..cases.items.len()).collect()
+        } else {
+            cases.select(wanted.ops)
+        }
+    });
+    keep_named(selection, wanted, |at| {
+        cases
+            .items
+            .get(at)
+            .is_some_and(|item| wanted.by_key(&item.id))
+    })
+}
+
+/// A selection narrowed to the cases a rerun names (`named`: whether the
+/// case at a position is one).
+pub fn keep_named(
+    selection: Option<Selection>,
+    wanted: FileWanted<'_>,
+    named: impl Fn(usize) -> bool,
+) -> Option<Selection> {
+    match (selection, wanted.keys) {
+        (Some(mut selection), Some(_)) => {
+            selection.positions.retain(|&at| named(at));
+            Some(selection)
+        }
+        (selection, _) => selection,
+    }
+}
+
+/// [`select`], given whether every op is wanted and (when asked) the
+/// positions of the file's selected cases.
+pub fn select_among(
+    part: Part,
+    every_op: bool,
+    selected: impl FnOnce() -> Vec<usize>,
+) -> Option<Selection> {
+    match part {
+        Part::Skip => Some(Selection {
+            positions: Vec::new(),
+            tail: false,
+        }),
+        Part::Whole if every_op => None,
+        Part::Whole => Some(Selection {
+            positions: selected(),
+            tail: false,
+        }),
+        Part::Cases { from, to, tail } => {
+            // The file may have changed since it was planned: never
+            // index past what it holds now.
+            let mut positions = selected();
+            let to = to.min(positions.len());
+            positions.truncate(to);
+            positions.drain(..from.min(to));
+            Some(Selection {
+                positions,
+                tail: tail && every_op,
+            })
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "plan_tests.rs"]
+mod tests;

@@ -1,0 +1,349 @@
+//! `--rerun-failed REPORT.json`: the cases a JSON report says did not
+//! pass, by identity, for a run to take again (`run` and `accept` now; a
+//! command that walks divergences can take the same selection).
+//!
+//! The report is read through the one JSON report reader
+//! ([`ReportReader`]), so every format version it reads is read here. A
+//! case is taken again when a row of [`TAKEN`] says so; a file the
+//! report could not compare as a whole (a missing golden, a file the
+//! oracle failed on with no case to blame, one that could not be read)
+//! and a file with results known only by position (an extra result, a
+//! golden element past the cases) are taken whole, since no identity
+//! names what failed there. An orphaned golden is taken by its name: a
+//! rerun looks for it again. Orphaned ledger entries and rules name no
+//! case to run: a full run checks them.
+//!
+//! Identities are those of [`identity`](crate::corpus::identity): the
+//! file relative to the cases directory and the case's name, or the hash
+//! of its bytes. So a case renamed since the report, or whose file moved,
+//! no longer exists for the rerun, which counts it as such.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Read;
+use std::path::Path;
+
+use crate::corpus::identity::{fnv1a, CaseKey};
+use crate::error::InputError;
+use crate::record::{CaseRecord, CaseState, VerdictKind};
+use crate::report::json::{Item, ReportReader};
+use crate::report::Problem;
+
+/// One row of [`TAKEN`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Taken {
+    /// A case in this state.
+    State(CaseState),
+    /// A case with this verdict, unless an entry or a rule accepted it.
+    Verdict(VerdictKind),
+}
+
+/// What a rerun takes from a report: every case that neither passed nor
+/// was accepted. The states cover every such case a report writes; the
+/// verdict rows say the same of the oracle's failures and missing
+/// results whatever state a report gives them, so that a verdict added
+/// later (one for a case whose results differ between runs, say) is one
+/// more row here.
+pub const TAKEN: [Taken; 10] = [
+    Taken::State(CaseState::Failed),
+    Taken::State(CaseState::New),
+    Taken::State(CaseState::Changed),
+    Taken::State(CaseState::Stale),
+    Taken::State(CaseState::Error),
+    Taken::Verdict(VerdictKind::Missing),
+    Taken::Verdict(VerdictKind::Crash),
+    Taken::Verdict(VerdictKind::Timeout),
+    Taken::Verdict(VerdictKind::InvalidOutput),
+    Taken::Verdict(VerdictKind::Nondeterministic),
+];
+
+/// Whether a report's case is taken again ([`TAKEN`]).
+pub fn is_taken(state: CaseState, verdict: VerdictKind) -> bool {
+    TAKEN.iter().any(|row| match *row {
+        Taken::State(taken) => state == taken,
+        Taken::Verdict(taken) => verdict == taken && state != CaseState::Accepted,
+    })
+}
+
+/// What a rerun takes again of one case file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FileRerun {
+    /// Every case (as `--op` selects them).
+    Whole,
+    /// The cases of these keys.
+    Cases(BTreeSet<CaseKey>),
+}
+
+impl FileRerun {
+    /// Both selections in one: a whole file takes in any case.
+    fn join(&mut self, other: &FileRerun) {
+        match (&mut *self, other) {
+            (FileRerun::Whole, _) => {}
+            (_, FileRerun::Whole) => *self = FileRerun::Whole,
+            (FileRerun::Cases(keys), FileRerun::Cases(more)) => keys.extend(more.iter().cloned()),
+        }
+    }
+}
+
+/// One suite's part of a rerun (or a run without suites): what each case
+/// file is to run again, and the orphaned goldens to look for again.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RerunFiles {
+    /// The report, as given, for messages.
+    pub source: String,
+    /// By case file name.
+    pub files: BTreeMap<String, FileRerun>,
+    /// The names of the goldens the report found orphaned.
+    pub orphans: BTreeSet<String>,
+}
+
+impl RerunFiles {
+    /// What the rerun takes of the file `name`; `None`: nothing.
+    pub fn file(&self, name: &str) -> Option<&FileRerun> {
+        self.files.get(name)
+    }
+
+    /// Whether the report named nothing to take again.
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty() && self.orphans.is_empty()
+    }
+
+    /// 16 hex digits naming this selection (reports record it, so that
+    /// `merge` can tell shards of one rerun from shards of two).
+    pub fn fingerprint(&self) -> String {
+        let mut parts: Vec<Vec<u8>> = Vec::new();
+        for (name, rerun) in &self.files {
+            parts.push(b"file".to_vec());
+            parts.push(name.as_bytes().to_vec());
+            match rerun {
+                FileRerun::Whole => parts.push(b"whole".to_vec()),
+                FileRerun::Cases(keys) => {
+                    for key in keys {
+                        let (kind, text) = match key {
+                            CaseKey::Name(name) => (&b"name"[..], name),
+                            CaseKey::Hash(hash) => (&b"hash"[..], hash),
+                        };
+                        parts.push(kind.to_vec());
+                        parts.push(text.as_bytes().to_vec());
+                    }
+                }
+            }
+        }
+        for orphan in &self.orphans {
+            parts.push(b"orphan".to_vec());
+            parts.push(orphan.as_bytes().to_vec());
+        }
+        let parts: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
+        format!("{:016x}", fnv1a(&parts))
+    }
+
+    fn take(&mut self, file: &str, rerun: FileRerun) {
+        match self.files.get_mut(file) {
+            Some(taken) => taken.join(&rerun),
+            None => {
+                self.files.insert(file.to_owned(), rerun);
+            }
+        }
+    }
+
+    fn take_case(&mut self, file: &str, key: CaseKey) {
+        self.take(file, FileRerun::Cases(BTreeSet::from([key])));
+    }
+
+    fn join(&mut self, other: &RerunFiles) {
+        for (name, rerun) in &other.files {
+            self.take(name, rerun.clone());
+        }
+        self.orphans.extend(other.orphans.iter().cloned());
+    }
+}
+
+/// What a report says to run again, by the suite its files name (`None`
+/// for a report without suites).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Rerun {
+    source: String,
+    suites: BTreeMap<Option<String>, RerunFiles>,
+}
+
+/// The commands whose JSON reports name cases of a corpus.
+const READ_FROM: [&str; 3] = ["run", "merge", "accept"];
+
+fn in_report(source: &str, error: InputError) -> InputError {
+    InputError::new(format!("--rerun-failed {source}: {}", error.message))
+}
+
+impl Rerun {
+    /// Reads the report at `path`, named `name` in messages (the path as
+    /// given): an input error (exit status 2) when it cannot be read, or
+    /// is not the report of a run.
+    pub fn read(path: &Path, name: &str) -> Result<Rerun, InputError> {
+        let (reader, head) = ReportReader::open(path).map_err(|e| in_report(name, e))?;
+        Rerun::from_reader(reader, &head.command, name)
+    }
+
+    /// Reads a report from `source`, named `name` in messages.
+    pub fn from_bytes(source: impl Read, name: &str) -> Result<Rerun, InputError> {
+        let (reader, head) = ReportReader::new(source, name).map_err(|e| in_report(name, e))?;
+        Rerun::from_reader(reader, &head.command, name)
+    }
+
+    fn from_reader<R: Read>(
+        mut reader: ReportReader<R>,
+        command: &str,
+        source: &str,
+    ) -> Result<Rerun, InputError> {
+        if !READ_FROM.contains(&command) {
+            return Err(InputError::new(format!(
+                "--rerun-failed {source}: a `{command}` report names no case of a corpus; \
+                 it takes the JSON report of run, merge or accept (--format json)"
+            )));
+        }
+        let mut rerun = Rerun {
+            source: source.to_owned(),
+            suites: BTreeMap::new(),
+        };
+        let mut file: Option<(Option<String>, String)> = None;
+        while let Some(item) = reader.next_item().map_err(|e| in_report(source, e))? {
+            match item {
+                Item::File(head) => {
+                    let Some(name) = head.info.name.clone() else {
+                        file = None;
+                        continue;
+                    };
+                    let taken = rerun.suite(head.info.suite.clone());
+                    match head.problem {
+                        Some(Problem::OrphanGolden { .. }) => {
+                            taken.orphans.insert(name.clone());
+                        }
+                        Some(Problem::MissingGolden { .. } | Problem::Error { .. }) => {
+                            taken.take(&name, FileRerun::Whole);
+                        }
+                        // The framing is the whole output's: every case
+                        // runs again to see it.
+                        Some(Problem::Framing { state, .. }) if !state.passes() => {
+                            taken.take(&name, FileRerun::Whole);
+                        }
+                        Some(Problem::Framing { .. }) | None => {}
+                    }
+                    file = Some((head.info.suite, name));
+                }
+                Item::Case(record) => {
+                    if let Some((suite, name)) = &file {
+                        rerun.case(suite.clone(), name, &record);
+                    }
+                }
+                Item::EndFile => file = None,
+                _ => {}
+            }
+        }
+        Ok(rerun)
+    }
+
+    fn suite(&mut self, suite: Option<String>) -> &mut RerunFiles {
+        let source = self.source.clone();
+        self.suites.entry(suite).or_insert_with(|| RerunFiles {
+            source,
+            ..RerunFiles::default()
+        })
+    }
+
+    fn case(&mut self, suite: Option<String>, file: &str, record: &CaseRecord) {
+        if !is_taken(record.state, record.verdict) {
+            return;
+        }
+        let taken = self.suite(suite);
+        // A record without a line is known by its position only (an
+        // extra result, a golden element past the cases): only a run of
+        // the whole file compares those again.
+        if record.line.is_none() || record.verdict == VerdictKind::Extra {
+            taken.take(file, FileRerun::Whole);
+        } else {
+            taken.take_case(file, record.id.key.clone());
+        }
+    }
+
+    /// What the run of `suite` takes again: the report's part for that
+    /// suite and the part of its files that name none; for a run without
+    /// a suite, every part.
+    pub fn for_suite(&self, suite: Option<&str>) -> RerunFiles {
+        let mut files = RerunFiles {
+            source: self.source.clone(),
+            ..RerunFiles::default()
+        };
+        for (named, part) in &self.suites {
+            if suite.is_none() || named.is_none() || named.as_deref() == suite {
+                files.join(part);
+            }
+        }
+        files
+    }
+}
+
+/// What a rerun takes of one run's corpus, for the line it prints.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RerunCount {
+    /// Whether the report names anything to take again.
+    pub named: bool,
+    /// The cases this run sends (after `--op` and `--shard`).
+    pub selected: usize,
+    /// The report's cases that the corpus no longer holds (in the files
+    /// `--filter` selects).
+    pub gone: usize,
+    /// The files the report takes whole that the corpus no longer holds.
+    pub gone_files: usize,
+}
+
+/// `1 case`, `2 cases`.
+fn counted(count: usize, noun: &str) -> String {
+    match count {
+        1 => format!("1 {noun}"),
+        _ => format!("{count} {noun}s"),
+    }
+}
+
+impl RerunCount {
+    /// The line a rerun prints on stderr (after `parity-diff: `), outside
+    /// text neutralized: `rerun: 3 cases selected from r.json (1 case it
+    /// names no longer exists)`; an empty selection says that nothing
+    /// runs, which passes.
+    pub fn note(&self, source: &str, suite: Option<&str>) -> String {
+        let mut line = String::from("rerun: ");
+        if let Some(suite) = suite {
+            line.push_str(&format!("suite {suite}: "));
+        }
+        if !self.named {
+            line.push_str(&format!(
+                "{source} names no case that failed: nothing to run"
+            ));
+            return crate::outside::text(&line).into_owned();
+        }
+        match self.selected {
+            0 => line.push_str(&format!("no case selected from {source}")),
+            selected => line.push_str(&format!(
+                "{} selected from {source}",
+                counted(selected, "case")
+            )),
+        }
+        let gone = match (self.gone, self.gone_files) {
+            (0, 0) => None,
+            (cases, 0) => Some((counted(cases, "case"), cases == 1)),
+            (0, files) => Some((counted(files, "file"), files == 1)),
+            (cases, files) => Some((
+                format!("{} and {}", counted(cases, "case"), counted(files, "file")),
+                false,
+            )),
+        };
+        if let Some((what, one)) = gone {
+            let verb = if one { "exists" } else { "exist" };
+            line.push_str(&format!(" ({what} it names no longer {verb})"));
+        }
+        if self.selected == 0 {
+            line.push_str(": nothing to run");
+        }
+        crate::outside::text(&line).into_owned()
+    }
+}
+
+#[cfg(test)]
+#[path = "rerun_tests.rs"]
+mod tests;

@@ -1,0 +1,381 @@
+//! Running an oracle over one case file: a command (`sh -c CMD`, the case
+//! file on its stdin, its result array on stdout). Every oracle is one,
+//! ours too: without `--oracle`, `parity-diff` runs the program that lies
+//! beside its own executable ([`beside_current_exe`]).
+//!
+//! A command runs in a process group of its own, so that stopping it
+//! reaches everything it started (`sh -c` leaves grandchildren holding
+//! the pipes otherwise). It is stopped when it outlives its timeout or
+//! its stdout passes `--max-output`: SIGTERM to the group, so that its own
+//! cleanup runs, then SIGKILL after the grace (see `oracle/command.rs`). A
+//! command that exits non-zero, dies of a signal, is stopped, or prints
+//! anything but one JSON array is a failure for that file, with the end
+//! of its stderr kept for the report.
+//!
+//! A command that exits while something it started (a daemon that left
+//! its group, a background job) still holds its stdout or stderr is done:
+//! `--kill-grace` after its exit those processes are stopped, its output
+//! is judged as printed, and the leak is noted as a warning
+//! (`oracle/leaks.rs`), never a timeout.
+//!
+//! Every running command's group is registered process-wide
+//! (`oracle/groups.rs`), so that [`install_signal_handlers`] can stop them all
+//! when `parity-diff` itself gets SIGINT, SIGTERM or SIGHUP.
+
+mod command;
+mod groups;
+#[cfg(test)]
+mod leak_tests;
+mod leaks;
+pub mod results;
+mod signals;
+mod spooled;
+#[cfg(test)]
+mod streamed_tests;
+
+use std::cell::RefCell;
+use std::fs::File;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::error::InputError;
+use command::{Captured, Input, Launch};
+pub use groups::stopping;
+pub use leaks::{leak_warnings, Leak};
+pub use signals::{before_signal_exit, install_signal_handlers, SignalGuard};
+
+/// The oracle that produces the results: a shell command, or a program
+/// run as it is (ours, found beside parity-diff: no shell to start for
+/// each case file).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Oracle {
+    command: String,
+    program: Option<PathBuf>,
+}
+
+/// How an oracle failed: the verdict a case gets when it alone causes
+/// the failure (see [`bisect`](crate::exec::bisect)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum FailureKind {
+    /// It exited non-zero, died of a signal, or could not be started.
+    Crash,
+    /// Its stdout is not one JSON array (no output, a cut array, a token
+    /// JSON does not have such as `Infinity`), or holds a different
+    /// number of results than the batch has cases; for one case, its
+    /// result is not JSON (see [`results`]).
+    InvalidOutput,
+    /// It did not finish within the timeout.
+    Timeout,
+}
+
+impl FailureKind {
+    /// The name reports use: `crash`, `invalid-output`, `timeout`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FailureKind::Crash => "crash",
+            FailureKind::InvalidOutput => "invalid-output",
+            FailureKind::Timeout => "timeout",
+        }
+    }
+}
+
+impl std::fmt::Display for FailureKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Why an oracle gave no result array.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OracleFailure {
+    /// What kind of failure it is.
+    pub kind: FailureKind,
+    /// What happened.
+    pub message: String,
+    /// The end of what the oracle wrote on stderr.
+    pub stderr: Option<String>,
+    /// The start of what it printed on stdout, when that is no result
+    /// array: its size and its first characters, quoted
+    /// ([`results::with_stdout_head`]). Only a file's failure shows it:
+    /// a case's message is its signature, the same for every case.
+    pub stdout: Option<String>,
+}
+
+impl OracleFailure {
+    /// A failure without stderr.
+    pub fn new(kind: FailureKind, message: impl Into<String>) -> Self {
+        OracleFailure {
+            kind,
+            message: message.into(),
+            stderr: None,
+            stdout: None,
+        }
+    }
+}
+
+/// How an oracle run is bounded and stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OracleOptions {
+    /// How long one run may take before it is stopped.
+    pub timeout: Duration,
+    /// How long a command has between SIGTERM and SIGKILL.
+    pub kill_grace: Duration,
+    /// How many bytes a command may print on stdout before it is stopped.
+    pub max_output: u64,
+}
+
+/// The grace between SIGTERM and SIGKILL unless `--kill-grace` says.
+pub const DEFAULT_KILL_GRACE: Duration = Duration::from_secs(2);
+
+/// `fuzz`'s `--max-output` unless set: a batch of 1000 generated cases
+/// prints about 250 KB (measured: at most 264 KB over `--seed 1 --count
+/// 5000`), so this leaves room for batches a thousand times larger and
+/// still bounds what one oracle run can cost.
+pub const FUZZ_MAX_OUTPUT: u64 = 256 << 20;
+
+/// The least `--max-output` of `run` and `bless` unless set: a corpus of
+/// small files still allows a port that prints far more than the goldens.
+pub const MIN_CORPUS_MAX_OUTPUT: u64 = 64 << 20;
+
+/// `run` and `bless` allow this many times the corpus's largest file.
+pub const CORPUS_OUTPUT_FACTOR: u64 = 16;
+
+impl OracleOptions {
+    /// A timeout with the default grace and the given cap.
+    pub fn new(timeout: Duration, max_output: u64) -> Self {
+        OracleOptions {
+            timeout,
+            kill_grace: DEFAULT_KILL_GRACE,
+            max_output,
+        }
+    }
+}
+
+/// The default `--max-output` of `run` and `bless`: [`CORPUS_OUTPUT_FACTOR`]
+/// times the largest case file or golden under these directories, at
+/// least [`MIN_CORPUS_MAX_OUTPUT`]. A result array is about as large as
+/// its golden (a new corpus has none yet, hence the case files too), so
+/// the cap only ever stops an oracle that floods its output. Entries that
+/// cannot be read count as empty: the corpus reports them itself.
+pub fn corpus_max_output(dirs: &[&Path]) -> u64 {
+    let largest = dirs
+        .iter()
+        .flat_map(|dir| walkdir::WalkDir::new(dir).into_iter().flatten())
+        .filter(|entry| entry.file_type().is_file())
+        .filter_map(|entry| entry.metadata().ok())
+        .map(|metadata| metadata.len())
+        .max()
+        .unwrap_or(0);
+    largest
+        .saturating_mul(CORPUS_OUTPUT_FACTOR)
+        .max(MIN_CORPUS_MAX_OUTPUT)
+}
+
+const UNITS: [(&str, u32); 5] = [("", 0), ("K", 10), ("M", 20), ("G", 30), ("T", 40)];
+
+/// Reads a size: plain bytes (`1000000`), or a whole number with `K`,
+/// `M`, `G` or `T` (powers of 1024, optionally followed by `iB` or `B`):
+/// `64M`, `1G`, `512KiB`. Zero is refused: nothing could be printed.
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let bad = || format!("not a size: {text:?} (try 64M, 1G, or a number of bytes)");
+    let digits = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(digits);
+    let number: u64 = number.parse().map_err(|_| bad())?;
+    let unit = unit.to_ascii_uppercase();
+    let unit = unit
+        .strip_suffix("IB")
+        .filter(|prefix| !prefix.is_empty())
+        .or_else(|| unit.strip_suffix('B'))
+        .unwrap_or(&unit);
+    let (_, shift) = UNITS
+        .iter()
+        .find(|(name, _)| *name == unit)
+        .ok_or_else(bad)?;
+    let size = number
+        .checked_mul(1u64 << shift)
+        .ok_or_else(|| format!("too large a size: {text:?}"))?;
+    if size == 0 {
+        return Err(format!("not a positive size: {text:?}"));
+    }
+    Ok(size)
+}
+
+/// A size as a person reads it: `64 MiB`, `1 GiB`, `1000 bytes`.
+pub fn format_size(bytes: u64) -> String {
+    match UNITS.iter().rev().find(|(name, shift)| {
+        !name.is_empty() && bytes >= 1 << shift && bytes.is_multiple_of(1 << shift)
+    }) {
+        Some((name, shift)) => format!("{} {name}iB", bytes >> shift),
+        None if bytes == 1 => "1 byte".into(),
+        None => format!("{bytes} bytes"),
+    }
+}
+
+/// An oracle's stdout on disk: see [`Oracle::run_streamed`].
+#[derive(Debug)]
+pub struct Streamed {
+    /// The stdout, read from its start.
+    pub output: File,
+    /// How many elements its array has.
+    pub elements: usize,
+    /// How many of them are not JSON: when any is, the array is not JSON
+    /// as a whole, and is read with [`Mode::Lenient`](crate::judge::scan::Mode)
+    /// and each element judged ([`results::element_failure`]).
+    pub invalid: usize,
+    /// Where its framing differs from what `JSON.stringify` prints, for
+    /// people (`None`: exact, or not known for an array that is not JSON
+    /// as a whole).
+    pub framing: Option<String>,
+}
+
+/// The leaks of one file's (or batch's) oracle runs, in the order they
+/// ran: each a warning of its own (see [`Leak`]).
+#[derive(Debug, Default)]
+pub struct LeakLog(RefCell<Vec<Leak>>);
+
+impl LeakLog {
+    fn note(&self, leak: Option<Leak>) {
+        self.0.borrow_mut().extend(leak);
+    }
+
+    /// The leaks noted.
+    pub fn into_leaks(self) -> Vec<Leak> {
+        self.0.into_inner()
+    }
+}
+
+impl Oracle {
+    /// The oracle `sh -c command` runs.
+    pub fn command(command: impl Into<String>) -> Self {
+        Oracle {
+            command: command.into(),
+            program: None,
+        }
+    }
+
+    /// The program at `path`, run with no shell; its path must be UTF-8
+    /// (for [`as_command`](Self::as_command)).
+    fn program(path: PathBuf, text: &str) -> Self {
+        Oracle {
+            command: shell_word(text),
+            program: Some(path),
+        }
+    }
+
+    /// Its command, as `sh -c` would run it.
+    pub fn as_command(&self) -> &str {
+        &self.command
+    }
+
+    fn launch(&self) -> Launch<'_> {
+        match &self.program {
+            Some(program) => Launch::Program(program),
+            None => Launch::Shell(&self.command),
+        }
+    }
+
+    /// Runs the command with `input` (a file) on its stdin and its stdout
+    /// spooled to an anonymous temporary file, checked as
+    /// [`run`](Self::run) checks it, with the same limits and messages
+    /// (and counted: its elements, and those that are not JSON),
+    /// so that a case file of a million cases costs disk, not memory.
+    pub fn run_streamed(
+        &self,
+        input: File,
+        options: OracleOptions,
+        leaks: &LeakLog,
+    ) -> Result<Streamed, OracleFailure> {
+        let spool = tempfile::tempfile().map_err(|error| {
+            OracleFailure::new(
+                FailureKind::Crash,
+                format!("cannot spool the oracle's output to a temporary file: {error}"),
+            )
+        })?;
+        let (ran, leak) =
+            command::run_command_with(self.launch(), Input::File(input), Some(spool), options);
+        leaks.note(leak);
+        ran.and_then(|(output, counted)| match output {
+            Captured::File(output) => Ok(Streamed {
+                output,
+                elements: counted.elements,
+                invalid: counted.invalid,
+                framing: counted.framing,
+            }),
+            Captured::Memory(_) => Err(OracleFailure::new(
+                FailureKind::Crash,
+                "the oracle's output was not spooled".to_owned(),
+            )),
+        })
+    }
+
+    /// Runs the oracle on one case file and returns its stdout, checked to
+    /// be an array whose elements can be told apart: some may not be JSON,
+    /// which [`results::read_results`] says, element by element.
+    /// Processes it leaves holding its output are stopped and noted in
+    /// `leaks` (see [`Leak`]).
+    pub fn run_noting(
+        &self,
+        input: &[u8],
+        options: OracleOptions,
+        leaks: &LeakLog,
+    ) -> Result<Vec<u8>, OracleFailure> {
+        let (ran, leak) = command::run_command(self.launch(), input, options);
+        leaks.note(leak);
+        ran
+    }
+
+    /// [`run_noting`](Self::run_noting) for a caller that reports no
+    /// leaks itself: each is a warning on stderr.
+    pub fn run(&self, input: &[u8], options: OracleOptions) -> Result<Vec<u8>, OracleFailure> {
+        let leaks = LeakLog::default();
+        let ran = self.run_noting(input, options, &leaks);
+        for leak in leaks.into_leaks() {
+            let _ = writeln!(io::stderr(), "parity-diff: warning: {leak}");
+        }
+        ran
+    }
+}
+
+/// The program `name` in the directory of this process's own executable,
+/// as an oracle: how `parity-diff` finds the oracle it runs when it is
+/// given none (both binaries are built into one directory, and installed
+/// into one). When it is not there the error names the path it tried and
+/// says how to get it (`build`) or what to give instead (`flag`).
+pub fn beside_current_exe(name: &str, build: &str, flag: &str) -> Result<Oracle, InputError> {
+    let exe = std::env::current_exe().map_err(|error| {
+        InputError::new(format!(
+            "cannot find the oracle {name}: this program's own path is unknown ({error}); give {flag}"
+        ))
+    })?;
+    let path = exe.with_file_name(name);
+    if !path.is_file() {
+        return Err(InputError::new(format!(
+            "no oracle to run: {} does not exist; build it ({build}), or give {flag}",
+            path.display()
+        )));
+    }
+    let text = path.to_str().ok_or_else(|| {
+        InputError::new(format!(
+            "the oracle's path {} is not UTF-8; give {flag}",
+            path.display()
+        ))
+    })?;
+    Ok(Oracle::program(path.clone(), text))
+}
+
+/// `text` as one word of a shell command: as it is when nothing in it is
+/// special to `sh`, else in single quotes (each `'` written `'\''`).
+pub fn shell_word(text: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "/._-+,:@%=".contains(c);
+    if !text.is_empty() && text.chars().all(plain) {
+        text.to_owned()
+    } else {
+        format!("'{}'", text.replace('\'', "'\\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests;

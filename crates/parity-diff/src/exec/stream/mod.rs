@@ -1,0 +1,15 @@
+//! `compare` and `run` over inputs of any size: the case file, the golden
+//! and the results are read element by element ([`scan`](crate::judge::scan)),
+//! compared pair by pair, and each record handed to the report at once,
+//! so that memory holds a few elements and the report's aggregates, never
+//! a whole input.
+//!
+//! - [`cases`]: a case file's cases one at a time, and what a pass over
+//!   them learns (the selected positions, two cases with one identity).
+//! - [`run`](mod@run): `run`'s large files, streamed through the oracle.
+//! - [`gate`]: a report held back until every input has been read whole,
+//!   since an input found malformed at its last byte must leave no report.
+
+pub mod cases;
+pub mod gate;
+pub mod run;

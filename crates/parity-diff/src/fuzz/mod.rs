@@ -1,0 +1,38 @@
+//! Differential fuzzing: cases from a source, run through two oracles
+//! side by side, every divergence minimized and kept (`parity-diff fuzz`).
+//! Nothing here knows a contract: its ops come from the source.
+//!
+//! - [`source`]: where cases come from: a contract's generator command
+//!   (the protocol `CMD --op OP --seed N --count K`), or
+//! - [`mutate`](mod@mutate): the cases of any corpus, mutated;
+//! - [`rng`]: the seeded source, the same on every machine;
+//! - [`tree`]: cases as JSON syntax trees that keep their spelling, and
+//!   the one-step simplifications the minimizer tries;
+//! - [`divergence`]: where two results first differ, and the signature
+//!   that groups divergences;
+//! - [`outcome`]: each side's outcome per case, a failing batch bisected
+//!   so that one bad case costs that case alone;
+//! - [`minimize`](mod@minimize): shrinking a case while it diverges the same way;
+//! - [`regression`]: the case files `--out` gets, named by signature and
+//!   hash;
+//! - [`runner`]: the loop;
+//! - [`command`]: `parity-diff fuzz`; [`render`](mod@render): its report.
+
+pub mod command;
+pub mod divergence;
+pub mod known;
+pub mod minimize;
+pub mod mutate;
+pub mod outcome;
+pub mod promote;
+pub mod regression;
+pub mod render;
+pub mod rng;
+pub mod runner;
+pub mod source;
+pub mod tree;
+
+pub use runner::{
+    fuzz, fuzz_knowing, BatchOracle, Classified, DivergenceGroup, FuzzConfig, FuzzReport,
+};
+pub use source::CaseSource;

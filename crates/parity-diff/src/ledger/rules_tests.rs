@@ -1,0 +1,256 @@
+use super::*;
+use crate::ledger::Ledger;
+
+const RULES: &str = "\
+# parity-diff ledger: divergences of this port from the goldens that are known.
+
+# Not ported yet.
+rule op sum product
+  match: threw \"not implemented\"
+  state: accepted
+  reason: not ported yet
+
+rule op round
+  files: \"env ready*.json\"
+  match: paths /value \"/a b\"
+  state: triaged https://github.com/acme/port/issues/12
+  reason: rounding
+
+rule op *
+  match: crash
+  state: triaged
+  reason: Python's recursion limit
+
+rule op \"two words\"
+  match: any
+  state: accepted
+  reason: later
+
+rule op *
+  files: \"gen [?].json\"
+  match: framing
+  state: accepted
+  reason: pretty-printed
+";
+
+fn divergent<'a>(
+    op: Option<&'a str>,
+    verdict: VerdictKind,
+    form: Option<&'a Form>,
+) -> Divergent<'a> {
+    Divergent {
+        file: "argv.json",
+        op,
+        verdict,
+        form,
+        paths: None,
+    }
+}
+
+#[test]
+fn rules_read_and_write_back_unchanged() {
+    let ledger = Ledger::parse(RULES).unwrap();
+    let rules = ledger.rules();
+    assert_eq!(rules.len(), 5);
+    assert_eq!(
+        rules[0].ops,
+        RuleOps::Named(vec!["sum".into(), "product".into()])
+    );
+    assert_eq!(rules[0].matches, Match::Threw("not implemented".into()));
+    assert_eq!(rules[0].comments, vec!["# Not ported yet.".to_owned()]);
+    assert_eq!(
+        rules[1].files.as_ref().unwrap().pattern(),
+        "env ready*.json"
+    );
+    assert_eq!(
+        rules[1].matches,
+        Match::Paths(vec!["/value".into(), "/a b".into()])
+    );
+    assert_eq!(
+        rules[1].state,
+        EntryState::Triaged {
+            link: Some("https://github.com/acme/port/issues/12".into())
+        }
+    );
+    assert_eq!(rules[2].ops, RuleOps::Every);
+    assert_eq!(rules[3].matches, Match::Any);
+    assert_eq!(rules[4].matches, Match::Framing);
+    assert_eq!(ledger.render(), RULES);
+    assert_eq!(Ledger::parse(&ledger.render()).unwrap(), ledger);
+}
+
+#[test]
+fn malformed_rules_name_their_line() {
+    for (text, line, message) in [
+        ("rule sum\n  match: any\n  state: accepted\n", 1, "a rule is `rule op OP…` or `rule op *`, not `rule sum`"),
+        ("rule op\n", 1, "a rule is `rule op OP…` or `rule op *`"),
+        ("rule op a * b\n", 1, "`*` stands alone: `rule op *`"),
+        ("rule op a a\n", 1, "the op a is named twice"),
+        ("rule op a\n  state: accepted\n", 1, "the rule op a has no `match`"),
+        ("rule op a\n  match: any\n", 1, "the rule op a has no `state`"),
+        ("rule op a\n  match: threw not implemented\n", 2, "`match: threw` takes the message as a JSON string (threw \"not implemented\")"),
+        ("rule op a\n  match: crashed\n", 2, "match is `threw MESSAGE`, `crash`, `timeout`, `invalid-output`, `nondeterministic`, `framing`, `paths P…` or `any`, not \"crashed\""),
+        ("rule op a\n  match: crash now\n", 2, "`match: crash` takes nothing after it, not \"now\""),
+        ("rule op a\n  match: paths value\n", 2, "a path is a JSON Pointer (\"\" or /…), not \"value\""),
+        ("rule op a\n  match: paths\n", 2, "`match: paths` needs at least one JSON Pointer"),
+        ("rule op a\n  match: any\n  match: any\n", 3, "`match` given twice"),
+        ("rule op a\n  files: [x\n", 2, "unclosed '[' in filter pattern \"[x\""),
+        ("rule op a\n  fingerprint: 0000000000000001\n", 2, "unknown member `fingerprint` of a rule (files, match, state, reason)"),
+        ("rule op a\n  match: any\n  state: accepted\n\nrule op a\n  match: any\n  state: triaged\n", 5, "a second rule op a (match: any)"),
+        ("rule op a\n  match: framing\n  state: accepted\n", 1, "`match: framing` is about a file's whole output, not an op's cases: its rule is `rule op *` (narrowed by `files:`), not `rule op a`"),
+        ("ruled op a\n", 1, "expected `case FILE KEY`, `rule op OP…`, a comment or a blank line, not \"ruled op a\""),
+    ] {
+        assert_eq!(
+            Ledger::parse(text).unwrap_err(),
+            (line, message.to_owned()),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn each_match_word_matches_its_divergences() {
+    let rule = |text: &str| {
+        let text = format!("rule op *\n  match: {text}\n  state: accepted\n");
+        Ledger::parse(&text).unwrap().rules()[0].clone()
+    };
+    let threw = Form::Threw("not implemented".into());
+    let other = Form::Threw("not implemented yet".into());
+    let crash = Form::Failed(VerdictKind::Crash);
+    let d = VerdictKind::Different;
+    assert!(rule("threw \"not implemented\"").matches(&divergent(None, d, Some(&threw))));
+    assert!(!rule("threw \"not implemented\"").matches(&divergent(None, d, Some(&other))));
+    assert!(!rule("threw \"not implemented\"").matches(&divergent(None, d, None)));
+    for (word, verdict) in [
+        ("crash", VerdictKind::Crash),
+        ("timeout", VerdictKind::Timeout),
+        ("invalid-output", VerdictKind::InvalidOutput),
+        ("nondeterministic", VerdictKind::Nondeterministic),
+    ] {
+        let rule = rule(word);
+        for other in [
+            VerdictKind::Crash,
+            VerdictKind::Timeout,
+            VerdictKind::InvalidOutput,
+            VerdictKind::Nondeterministic,
+            d,
+        ] {
+            assert_eq!(
+                rule.matches(&divergent(None, other, Some(&crash))),
+                other == verdict,
+                "{word}"
+            );
+        }
+    }
+    assert!(rule("any").matches(&divergent(None, VerdictKind::Missing, None)));
+    // A framing rule is about a file, never a case.
+    for verdict in [d, VerdictKind::InvalidOutput, VerdictKind::Crash] {
+        assert!(!rule("framing").matches(&divergent(None, verdict, None)));
+    }
+    let paths = rule("paths /value /a");
+    let at = |rule: &Rule, paths: &[&str]| {
+        let paths: Vec<String> = paths.iter().map(|p| p.to_string()).collect();
+        rule.matches(&Divergent {
+            paths: Some(&paths),
+            ..divergent(None, d, None)
+        })
+    };
+    assert!(at(&paths, &["/value"]));
+    assert!(at(&paths, &["/value/3/x", "/a"]));
+    assert!(!at(&paths, &["/value", "/ab"]));
+    assert!(!at(&paths, &["/values"]));
+    assert!(!at(&paths, &[]));
+    // Not every path known (more differ than were kept): no match.
+    assert!(!paths.matches(&divergent(None, d, None)));
+    assert!(at(&rule("paths \"\""), &["/anything"]));
+}
+
+#[test]
+fn scope_and_specificity_decide_which_rule_wins() {
+    let text = "\
+rule op *
+  match: any
+  state: accepted
+  reason: every
+
+rule op a b
+  match: any
+  state: accepted
+  reason: ops
+
+rule op a
+  match: any
+  state: accepted
+  reason: a again
+
+rule op a
+  files: env*.json
+  match: any
+  state: accepted
+  reason: ops and files
+
+rule op *
+  files: env*.json
+  match: any
+  state: accepted
+  reason: files
+";
+    let ledger = Ledger::parse(text).unwrap();
+    let rules = ledger.rules();
+    let decide_for = |file: &str, op: Option<&str>| {
+        let case = Divergent {
+            file,
+            ..divergent(op, VerdictKind::Different, None)
+        };
+        decide(rules, &case).map(|at| rules[at].reason.as_str())
+    };
+    assert_eq!(decide_for("argv.json", Some("a")), Some("ops"));
+    assert_eq!(decide_for("argv.json", Some("b")), Some("ops"));
+    assert_eq!(decide_for("argv.json", Some("c")), Some("every"));
+    assert_eq!(decide_for("argv.json", None), Some("every"));
+    assert_eq!(
+        decide_for("env-ready.json", Some("a")),
+        Some("ops and files")
+    );
+    assert_eq!(decide_for("sub/env-ready.json", Some("b")), Some("ops"));
+    assert_eq!(decide_for("env-ready.json", Some("c")), Some("files"));
+    assert!(decide(&[], &divergent(None, VerdictKind::Crash, None)).is_none());
+}
+
+#[test]
+fn rules_say_what_they_are() {
+    let ledger = Ledger::parse(RULES).unwrap();
+    assert_eq!(
+        ledger.rules()[0].describe(),
+        "rule op sum product (match: threw \"not implemented\")"
+    );
+    assert_eq!(
+        ledger.rules()[1].describe(),
+        "rule op round, files env ready*.json (match: paths /value \"/a b\")"
+    );
+    assert_eq!(ledger.rules()[3].head(), "rule op \"two words\"");
+    assert_eq!(
+        Form::Failed(VerdictKind::Timeout).to_match(),
+        Match::Timeout
+    );
+}
+
+#[test]
+fn a_framing_divergence_is_decided_by_the_most_specific_framing_rule() {
+    let ledger = Ledger::parse(RULES).unwrap();
+    let rules = ledger.rules();
+    // `gen [?].json` takes the file named so, and no other.
+    assert_eq!(decide_framing(rules, "gen ?.json"), Some(4));
+    assert_eq!(decide_framing(rules, "gen x.json"), None);
+    // `rule op * / match: any` is about cases: it does not take framing.
+    let every = "rule op *\n  match: any\n  state: accepted\n";
+    assert_eq!(
+        decide_framing(Ledger::parse(every).unwrap().rules(), "a.json"),
+        None
+    );
+    let both = "rule op *\n  match: framing\n  state: accepted\n  reason: all\n\n\
+                rule op *\n  files: a.json\n  match: framing\n  state: triaged\n  reason: a\n";
+    let ledger = Ledger::parse(both).unwrap();
+    assert_eq!(decide_framing(ledger.rules(), "a.json"), Some(1));
+    assert_eq!(decide_framing(ledger.rules(), "b.json"), Some(0));
+}

@@ -1,0 +1,167 @@
+//! What kind of failure a case is, so that a report can print a hundred
+//! alike failures once: the op, the kind of divergence, the first
+//! differing path's shape (array indices as `*`) and the shape of both
+//! sides there. Two kinds stand out: the port threw where the golden has
+//! a value (the port's message is part of the signature: every "not
+//! implemented" of one op is one group), and the reverse.
+
+use crate::judge::pointer;
+use crate::outside;
+use js_exact::{JsString, Value};
+
+/// How many characters of a thrown message a signature keeps.
+pub const MESSAGE_CHARS: usize = 80;
+
+/// A failure's kind, and its text for people: `round: different
+/// at /value (golden number, port number)`. Two failures are alike when
+/// their texts are equal.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Signature {
+    /// The op, when the case has one.
+    pub op: Option<String>,
+    /// `different`, `threw`, `returned`, `same-value`, `missing`,
+    /// `extra`, `crash`, `invalid-output`, `timeout` or `stale`.
+    pub kind: String,
+    /// The op and the description, one line.
+    pub text: String,
+}
+
+impl Signature {
+    /// A signature of `kind` for `op`, described by `description`.
+    pub fn new(op: Option<&str>, kind: &str, description: &str) -> Self {
+        Signature {
+            op: op.map(str::to_owned),
+            kind: kind.to_owned(),
+            text: format!("{}: {description}", op_display(op)),
+        }
+    }
+}
+
+/// An op as reports print it: bare when it reads plainly, as a JSON
+/// string ([`outside::json_string`]) when it is empty or holds spaces,
+/// quotes, backslashes, parentheses or characters no output prints raw
+/// (controls, bidi controls, separators), and `(no op)` when the case
+/// has none. Still outside text: a renderer writes it through
+/// [`outside`] like any other.
+pub fn op_display(op: Option<&str>) -> String {
+    match op {
+        None => "(no op)".to_owned(),
+        Some(op)
+            if !op.is_empty()
+                && op.chars().all(|c| {
+                    !c.is_whitespace()
+                        && !c.is_control()
+                        && !outside::is_forbidden(c)
+                        && !"\"\\()".contains(c)
+                }) =>
+        {
+            op.to_owned()
+        }
+        Some(op) => outside::json_string(op),
+    }
+}
+
+/// A value's shape: `string`, `number`, `object`, `array`, `boolean`,
+/// `null`, or `absent` when there is none.
+pub fn shape(value: Option<&Value>) -> &'static str {
+    match value {
+        None | Some(Value::Undefined) => "absent",
+        Some(Value::Null) => "null",
+        Some(Value::Bool(_)) => "boolean",
+        Some(Value::Number(_)) => "number",
+        Some(Value::String(_)) => "string",
+        Some(Value::Array(_)) => "array",
+        Some(Value::Object(_)) => "object",
+    }
+}
+
+/// A pointer's shape: array indices (all-digit tokens) as `*`, for
+/// people (`(root)` for the root).
+pub fn pointer_shape(pointer: &JsString) -> String {
+    let text = pointer.to_utf8_lossy();
+    let shaped: Vec<&str> = text
+        .split('/')
+        .map(|token| {
+            if !token.is_empty() && token.bytes().all(|b| b.is_ascii_digit()) {
+                "*"
+            } else {
+                token
+            }
+        })
+        .collect();
+    pointer::display(&JsString::from(shaped.join("/")))
+}
+
+/// The message of a thrown outcome (`{"threw":true,"message":m}`).
+pub fn thrown_message(element: Option<&Value>) -> Option<&JsString> {
+    let element = element?;
+    (element.get("threw") == &Value::Bool(true))
+        .then(|| element.get("message").as_js_string())
+        .flatten()
+}
+
+/// Text cut to `chars` characters, with `…` when cut.
+pub fn cut_chars(text: &str, chars: usize) -> String {
+    match text.char_indices().nth(chars) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use js_exact::{self as js, TextMode};
+
+    fn value(text: &str) -> Value {
+        js::parse(text.as_bytes(), TextMode::LossyUtf8).unwrap()
+    }
+
+    #[test]
+    fn ops_are_shown_plainly_when_they_read_plainly() {
+        assert_eq!(op_display(Some("sum")), "sum");
+        assert_eq!(op_display(None), "(no op)");
+        assert_eq!(op_display(Some("")), "\"\"");
+        assert_eq!(op_display(Some(" sum")), "\" sum\"");
+        assert_eq!(op_display(Some("sum\u{0}")), "\"sum\\u0000\"");
+        assert_eq!(op_display(Some("(no op)")), "\"(no op)\"");
+        assert_eq!(op_display(Some("a\u{202e}b")), "\"a\\u202eb\"");
+        assert_eq!(op_display(Some("a\u{7f}")), "\"a\\u007f\"");
+    }
+
+    #[test]
+    fn shapes() {
+        assert_eq!(
+            pointer_shape(&JsString::from("/value/14/a1/0")),
+            "/value/*/a1/*"
+        );
+        assert_eq!(pointer_shape(&JsString::new()), "(root)");
+        assert_eq!(pointer_shape(&JsString::from("/")), "/");
+        for (text, name) in [
+            ("1", "number"),
+            ("\"x\"", "string"),
+            ("{}", "object"),
+            ("[]", "array"),
+            ("true", "boolean"),
+            ("null", "null"),
+        ] {
+            assert_eq!(shape(Some(&value(text))), name);
+        }
+        assert_eq!(shape(None), "absent");
+    }
+
+    #[test]
+    fn thrown_messages() {
+        let threw = value(r#"{"threw":true,"message":"no"}"#);
+        assert_eq!(thrown_message(Some(&threw)).unwrap(), &JsString::from("no"));
+        for other in [
+            r#"{"threw":"true","message":"no"}"#,
+            r#"{"threw":true}"#,
+            "[1]",
+        ] {
+            assert_eq!(thrown_message(Some(&value(other))), None, "{other}");
+        }
+        assert_eq!(cut_chars("abcdef", 3), "abc…");
+        assert_eq!(cut_chars("abc", 3), "abc");
+    }
+}

@@ -1,0 +1,224 @@
+//! The per-op table as a partial port reads it: cases whose op the
+//! reference does not know stand on one `(unknown op)` row (or, when the
+//! suite's `ops` say which ops it knows, the cases of any other op), and
+//! the share an op passes counts identical cases only, never accepted
+//! ones (an op the ledger accepts whole is not done).
+
+use crate::parity_diff_support as support;
+
+use support::report::{tally, Report};
+use support::{golden_of, require_python3, root, run, Corpus, EXAMPLE_PORT};
+
+/// The per-op table's rows of a human report: `(op, [passed, accepted,
+/// failed])`.
+fn op_rows(stdout: &str) -> Vec<(String, [usize; 3])> {
+    let table = stdout
+        .split("\nop ")
+        .nth(1)
+        .expect("a per-op table")
+        .lines()
+        .skip(1);
+    table
+        .map_while(|line| {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let (op, counts) = words.split_at(words.len().checked_sub(3)?);
+            let count = |w: &str| w.parse::<usize>().ok();
+            Some((
+                op.join(" "),
+                [count(counts[0])?, count(counts[1])?, count(counts[2])?],
+            ))
+        })
+        .collect()
+}
+
+#[test]
+#[ignore = "needs python3"]
+fn ops_the_reference_does_not_know_are_one_row() {
+    require_python3();
+    let ran = run(root(), &["run", "--oracle", EXAMPLE_PORT]);
+    assert_eq!(ran.code, 1, "{}", ran.stderr);
+    let rows = op_rows(&ran.stdout);
+    let unknown: Vec<_> = rows.iter().filter(|(op, _)| op == "(unknown op)").collect();
+    assert_eq!(unknown.len(), 1, "{rows:?}");
+    // The corpus's unknown ops (`CLIARGS`, `__proto__`, `toString`, an
+    // empty name, a missing or null op, …): 20 cases, none passing.
+    assert_eq!(unknown[0].1, [0, 0, 20]);
+    for (op, _) in &rows {
+        assert!(
+            !["CLIARGS", "__proto__", "toString", "\"\""].contains(&op.as_str()),
+            "{op} has a row of its own: {rows:?}"
+        );
+    }
+    // Their groups go with the row: one line, as for an op the port has
+    // not implemented.
+    assert!(
+        ran.stdout
+            .contains("\n  (unknown op) (20 cases): \"not implemented\"\n"),
+        "{}",
+        ran.stdout
+    );
+    assert!(!ran.stdout.contains("CLIARGS"), "{}", ran.stdout);
+    // Cases that are no object at all keep their `(no op)` row.
+    assert!(rows.iter().any(|(op, _)| op == "(no op)"), "{rows:?}");
+
+    // The JSON report marks each such case, and byOp counts them once.
+    let json = run(
+        root(),
+        &[
+            "run",
+            "--oracle",
+            EXAMPLE_PORT,
+            "--filter",
+            "protocol.json",
+            "--format",
+            "json",
+        ],
+    );
+    let report = Report::read(&json.stdout);
+    let missing = report.case("protocol.json", "op missing");
+    assert!(missing.unknown_op, "{missing:?}");
+    assert_eq!(missing.op, None);
+    assert!(report.by_op.iter().any(|(op, _)| op == "(unknown op)"));
+    assert!(!report.by_op.iter().any(|(op, _)| op == "CLIARGS"));
+}
+
+#[test]
+#[ignore = "needs python3"]
+fn an_op_the_ledger_accepts_whole_is_0_percent_identical() {
+    require_python3();
+    let dir = tempfile::tempdir().unwrap();
+    let ledger = dir.path().join("ledger.txt");
+    let ledger = ledger.to_str().unwrap();
+    let accepted = run(
+        root(),
+        &[
+            "accept",
+            "--oracle",
+            EXAMPLE_PORT,
+            "--op",
+            "cliArgs",
+            "--ledger",
+            ledger,
+            "--reason",
+            "not ported yet",
+        ],
+    );
+    assert_eq!(accepted.code, 0, "{}", accepted.stderr);
+    let ran = run(
+        root(),
+        &[
+            "run",
+            "--oracle",
+            EXAMPLE_PORT,
+            "--op",
+            "cliArgs",
+            "--op",
+            "envOverlay",
+            "--ledger",
+            ledger,
+            "--format",
+            "markdown",
+        ],
+    );
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    assert!(
+        ran.stdout
+            .contains("| op | passed | accepted | failed | identical |"),
+        "{}",
+        ran.stdout
+    );
+    assert!(
+        ran.stdout
+            .contains("\n| `cliArgs` | 0 | 121 | 0 | `▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒` 0% |\n"),
+        "{}",
+        ran.stdout
+    );
+    assert!(
+        ran.stdout
+            .contains("\n| `envOverlay` | 32 | 0 | 0 | `████████████████████` 100% |\n"),
+        "{}",
+        ran.stdout
+    );
+}
+
+/// Cases of ops `a` and `c` and `zzz`, and one whose op is no string; the
+/// golden answers `c` and `5` with `unknown op …`, and the port prints the
+/// golden's elements. A suite whose `ops` are `a`, `b`, `c` knows `c`
+/// (whatever its golden says) and not `zzz` (although its golden has a
+/// value).
+fn ops_corpus() -> Corpus {
+    let corpus = Corpus::new();
+    let golden = [
+        r#"{"defined":true,"value":1}"#,
+        r#"{"threw":true,"message":"unknown op c"}"#,
+        r#"{"defined":true,"value":3}"#,
+        r#"{"threw":true,"message":"unknown op 5"}"#,
+    ];
+    corpus.case(
+        "t.json",
+        &golden_of(&[
+            r#"{"name":"an a","op":"a"}"#,
+            r#"{"name":"a c","op":"c"}"#,
+            r#"{"name":"a zzz","op":"zzz"}"#,
+            r#"{"name":"a number","op":5}"#,
+        ]),
+    );
+    corpus.golden("t.json", &golden_of(&golden));
+    // As JSON.stringify prints it: nothing around the elements.
+    support::write(
+        corpus.join("results.json"),
+        format!("[{}]", golden.join(",")),
+    );
+    support::write(
+        corpus.join("parity.toml"),
+        "[suite.s]\ncases = \"cases\"\noracle = \"cat results.json\"\nops = [\"a\", \"b\", \"c\"]\n",
+    );
+    corpus
+}
+
+#[test]
+fn a_suites_ops_say_which_cases_stand_on_the_unknown_op_row() {
+    let corpus = ops_corpus();
+    // Human (passing cases only counted) and JSON (every case a record).
+    let ran = corpus.run(&["run"]);
+    assert_eq!(ran.code, 0, "{ran:?}");
+    let rows = op_rows(&ran.stdout);
+    assert_eq!(
+        rows,
+        [
+            ("(unknown op)".to_owned(), [2, 0, 0]),
+            ("a".to_owned(), [1, 0, 0]),
+            ("c".to_owned(), [1, 0, 0]),
+        ],
+        "{}",
+        ran.stdout
+    );
+    let json = corpus.run(&["run", "--format", "json"]);
+    let report = Report::read(&json.stdout);
+    assert!(report.case("t.json", "a zzz").unknown_op);
+    assert!(report.case("t.json", "a number").unknown_op);
+    assert!(!report.case("t.json", "a c").unknown_op);
+    assert_eq!(report.op("(unknown op)"), tally(2, 0, 0));
+    assert_eq!(report.op("c"), tally(1, 0, 0));
+    assert!(!report.by_op.iter().any(|(op, _)| op == "zzz"));
+
+    // Without `ops`, the golden decides: `c` is unknown, `zzz` an op.
+    let args = ["--no-config", "run", "--oracle", "cat results.json"];
+    let ran = corpus.run(&args);
+    assert_eq!(ran.code, 0, "{ran:?}");
+    assert_eq!(
+        op_rows(&ran.stdout),
+        [
+            ("(unknown op)".to_owned(), [2, 0, 0]),
+            ("a".to_owned(), [1, 0, 0]),
+            ("zzz".to_owned(), [1, 0, 0]),
+        ],
+        "{}",
+        ran.stdout
+    );
+    let mut json_args = args.to_vec();
+    json_args.extend(["--format", "json"]);
+    let report = Report::read(&corpus.run(&json_args).stdout);
+    assert!(report.case("t.json", "a c").unknown_op);
+    assert!(!report.case("t.json", "a zzz").unknown_op);
+}
