@@ -80,6 +80,10 @@ pub struct Plan {
     /// Per file of the listing: where its selected cases start among all
     /// selected cases, and how many it has.
     files: Vec<Range<usize>>,
+    /// Per file of the listing: whether it was read as one array of
+    /// cases (when its cases are all selected, `files` counts them all);
+    /// `None` when it could not be read through.
+    arrays: Vec<Option<bool>>,
     /// With `--rerun-failed`: per file of the listing, what it takes.
     picks: Option<Vec<Pick>>,
     split: Option<Split>,
@@ -99,8 +103,8 @@ struct Counted {
     count: usize,
     /// Per op of `--op`, its cases.
     per_op: Vec<usize>,
-    /// The hash of the file's bytes; `None` when it cannot be read.
-    hash: Option<u64>,
+    /// Whether it could be read through (it is hashed on another pass).
+    readable: bool,
     /// Whether it is one array, whose cases can be told apart.
     array: bool,
     /// With a rerun's keys: the positions, among the counted cases, of
@@ -112,9 +116,8 @@ struct Counted {
 }
 
 /// A file's selected cases, counted as [`CaseFile::read`] splits them
-/// (the one array reader, [`ElementReader`], on the same pass that hashes
-/// the file); with its per-op counts, the hash of its bytes and, given a
-/// rerun's `keys`, which of its cases they name.
+/// (the one array reader, [`ElementReader`]); with its per-op counts and,
+/// given a rerun's `keys`, which of its cases they name.
 fn count_cases(entry: &FileEntry, ops: &[String], keys: Option<&BTreeSet<CaseKey>>) -> Counted {
     let mut counted = Counted {
         per_op: vec![0; ops.len()],
@@ -126,8 +129,7 @@ fn count_cases(entry: &FileEntry, ops: &[String], keys: Option<&BTreeSet<CaseKey
     let Ok(file) = File::open(&entry.case_path) else {
         return counted;
     };
-    let mut hashed = HashingReader::new(file);
-    let mut elements = ElementReader::new(&mut hashed, Mode::Lenient);
+    let mut elements = ElementReader::new(file, Mode::Lenient);
     let mut met = BTreeSet::new();
     let array = loop {
         match elements.next_element() {
@@ -168,8 +170,7 @@ fn count_cases(entry: &FileEntry, ops: &[String], keys: Option<&BTreeSet<CaseKey
             }
         }
     };
-    drop(elements);
-    counted.hash = hashed.finish().ok();
+    counted.readable = true;
     counted.array = array;
     counted.met = met.len();
     if !array {
@@ -178,6 +179,17 @@ fn count_cases(entry: &FileEntry, ops: &[String], keys: Option<&BTreeSet<CaseKey
         counted.keyed.clear();
     }
     counted
+}
+
+/// The hash of a file's bytes; `None` when it cannot be read (or, given
+/// why, `broken`, is not to be).
+fn hash_of(path: &std::path::Path, broken: Option<&String>) -> Option<u64> {
+    match broken {
+        Some(_) => None,
+        None => File::open(path)
+            .ok()
+            .and_then(|file| HashingReader::new(file).finish().ok()),
+    }
 }
 
 fn hex(hash: Option<u64>) -> String {
@@ -198,34 +210,65 @@ impl Plan {
     ) -> Result<Self, InputError> {
         let ops = wanted.ops;
         let mut ranges = Vec::with_capacity(files.len());
+        let mut arrays = Vec::with_capacity(files.len());
         let mut picks = Vec::new();
         let mut rerun = RerunCount::default();
         let mut op_counts = vec![0; ops.len()];
         let mut parts: Vec<String> = vec!["cases".into()];
         let mut total = 0;
-        for entry in files {
-            let of_file = wanted.file(&entry.name);
-            let keys = of_file.and_then(|file| file.keys);
-            let counted = count_cases(entry, ops, keys);
-            ranges.push(total..total + counted.count);
-            total += counted.count;
-            op_counts
-                .iter_mut()
-                .zip(&counted.per_op)
-                .for_each(|(n, more)| *n += more);
-            parts.push(entry.name.clone());
-            parts.push(hex(counted.hash));
-            if wanted.rerun.is_some() {
-                picks.push(match (of_file, keys) {
-                    (None, _) => Pick::Nothing,
-                    (Some(_), None) => Pick::Every,
-                    (Some(_), Some(_)) if counted.hash.is_none() || !counted.array => Pick::Every,
-                    (Some(_), Some(keys)) => {
-                        rerun.gone += keys.len() - counted.met;
-                        Pick::Positions(counted.keyed)
-                    }
-                });
+        // Every file is hashed on a second thread while the case files
+        // are counted: the passes share no state. (A golden listing that
+        // fails is reported after the case files' own errors, as before.)
+        let goldens = corpus.golden_files();
+        let mut readable = Vec::with_capacity(files.len());
+        let (case_hashes, golden_hashes) = std::thread::scope(|scope| {
+            let hashing = scope.spawn(|| {
+                let cases: Vec<Option<u64>> = files
+                    .iter()
+                    .map(|entry| hash_of(&entry.case_path, entry.broken.as_ref()))
+                    .collect();
+                let goldens: Vec<Option<u64>> = goldens
+                    .as_deref()
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|golden| hash_of(&golden.golden_path, golden.broken.as_ref()))
+                    .collect();
+                (cases, goldens)
+            });
+            for entry in files {
+                let of_file = wanted.file(&entry.name);
+                let keys = of_file.and_then(|file| file.keys);
+                let counted = count_cases(entry, ops, keys);
+                ranges.push(total..total + counted.count);
+                arrays.push(counted.readable.then_some(counted.array));
+                readable.push(counted.readable);
+                total += counted.count;
+                op_counts
+                    .iter_mut()
+                    .zip(&counted.per_op)
+                    .for_each(|(n, more)| *n += more);
+                if wanted.rerun.is_some() {
+                    picks.push(match (of_file, keys) {
+                        (None, _) => Pick::Nothing,
+                        (Some(_), None) => Pick::Every,
+                        (Some(_), Some(_)) if !counted.readable || !counted.array => Pick::Every,
+                        (Some(_), Some(keys)) => {
+                            rerun.gone += keys.len() - counted.met;
+                            Pick::Positions(counted.keyed)
+                        }
+                    });
+                }
             }
+            match hashing.join() {
+                Ok(hashes) => hashes,
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        });
+        // A file the count could not read through is unreadable, whatever
+        // the other pass made of it.
+        for ((entry, hash), readable) in files.iter().zip(case_hashes).zip(readable) {
+            parts.push(entry.name.clone());
+            parts.push(hex(hash.filter(|_| readable)));
         }
         if let Some(at) = op_counts.iter().position(|&n| n == 0) {
             return Err(InputError::new(format!(
@@ -254,15 +297,9 @@ impl Plan {
             }
             rerun.named = !taken.is_empty();
         }
-        let goldens = corpus.golden_files()?;
+        let goldens = goldens?;
         parts.push("goldens".into());
-        for golden in &goldens {
-            let hash = match &golden.broken {
-                Some(_) => None,
-                None => File::open(&golden.golden_path)
-                    .ok()
-                    .and_then(|file| HashingReader::new(file).finish().ok()),
-            };
+        for (golden, hash) in goldens.iter().zip(golden_hashes) {
             parts.push(golden.name.clone());
             parts.push(hex(hash));
         }
@@ -287,6 +324,7 @@ impl Plan {
         });
         let mut plan = Plan {
             files: ranges,
+            arrays,
             picks: wanted.rerun.map(|_| picks),
             split,
             timings: timings.map(Timings::fingerprint),
@@ -343,6 +381,19 @@ impl Plan {
                 timings: self.timings,
             }
         })
+    }
+
+    /// What planning learned of the file at `position` when no `--op`
+    /// was given: whether it is one array of cases, and how many it has
+    /// (what reading it through would learn again, unless it changed
+    /// since; a run that then gets another number of results than it
+    /// sent runs the file again in memory, reading it afresh).
+    pub fn counted(&self, position: usize) -> Option<(bool, usize)> {
+        if !self.info.ops.is_empty() {
+            return None;
+        }
+        let array = (*self.arrays.get(position)?)?;
+        Some((array, self.files.get(position)?.len()))
     }
 
     /// What the run does with the file at `position` in the listing.

@@ -131,19 +131,22 @@ fn cases_are_counted_as_case_files_split_and_every_byte_is_hashed() {
         let file = CaseFile::read("a.json", text.clone().into_bytes());
         let x = file.select(&["x".to_owned()]).len();
         let counted = count_cases(&entry, &[], None);
-        let (count, hash) = (counted.count, counted.hash);
-        assert_eq!(count, file.items.len(), "{text:.40}");
+        assert_eq!(counted.count, file.items.len(), "{text:.40}");
         assert!(counted.per_op.is_empty());
+        assert!(counted.readable);
+        let hash = hash_of(&path, None);
         assert_eq!(hash, Some(fnv1a(&[text.as_bytes()])), "{text:.40}");
+        assert_eq!(hash_of(&path, Some(&"broken".to_owned())), None);
         let ops = ["x".to_owned(), "z".to_owned()];
         let counted = count_cases(&entry, &ops, None);
         assert_eq!(
-            (counted.count, counted.per_op, counted.hash),
-            (x, vec![x, 0], hash)
+            (counted.count, counted.per_op, counted.readable),
+            (x, vec![x, 0], true)
         );
     }
     std::fs::remove_file(&path).unwrap();
     assert_eq!(count_cases(&entry, &[], None), Counted::default());
+    assert_eq!(hash_of(&path, None), None);
 }
 
 #[test]
