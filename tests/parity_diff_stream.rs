@@ -300,3 +300,58 @@ fn our_own_oracle_streams_a_file_as_it_runs_one_in_memory() {
     let ran = streamed_as_in_memory(&corpus, &["run", "-q"]);
     assert_eq!(ran.stdout, "3 passed, 1 failed\n");
 }
+
+/// A large file whose results are its golden's elements, printed as
+/// `JSON.stringify` prints the array: counted while the oracle runs and
+/// reported from those counts (issue 23), byte for byte as a run held in
+/// memory reports it, in every format; with the per-op rows, the
+/// unknown-op row and cases that are no object. Its golden broken at its
+/// last element is the same problem as before the oracle runs.
+#[test]
+fn a_file_whose_results_are_its_goldens_is_reported_as_in_memory() {
+    let corpus = Corpus::new();
+    let mut cases: Vec<String> = (0..300)
+        .map(|n| {
+            format!(
+                "{{\"op\":\"{}\",\"name\":\"c{n}\"}}",
+                ["x", "y", "x"][n % 3]
+            )
+        })
+        .collect();
+    // With `cat` as the oracle each case is its own result: this one's
+    // golden says its op is unknown, and it has no op of its own.
+    cases[7] = r#"{"threw":true,"message":"unknown op nope"}"#.into();
+    cases[8] = "5".into();
+    cases[9] = r#"{"op":7}"#.into();
+    let elements: Vec<&str> = cases.iter().map(String::as_str).collect();
+    corpus
+        .case("a.json", &format!("[{}]", elements.join(",")))
+        .golden("a.json", &golden_of(&elements));
+    for format in ["human", "json", "junit", "markdown", "html"] {
+        let ran = streamed_as_in_memory(&corpus, &["run", "--oracle", "cat", "--format", format]);
+        assert_eq!(ran.code, 0, "{ran:?}");
+        streamed_as_in_memory(
+            &corpus,
+            &["run", "--oracle", "cat", "--format", format, "--op", "y"],
+        );
+    }
+    let ran = streamed_as_in_memory(&corpus, &["run", "--oracle", "cat", "--format", "json"]);
+    let report = Report::read(&ran.stdout);
+    assert_eq!(report.files[0].head.tally.passed, 300);
+    assert_eq!(
+        streamed_as_in_memory(&corpus, &["run", "--oracle", "cat", "-q"]).stdout,
+        "300 passed, 0 failed\n"
+    );
+    // The same results in other framing, or one result other: judged
+    // after the run, as before.
+    for oracle in ["sed 's/},{/}, {/'", "sed 's/c299/c2999/'", "cat; echo"] {
+        let ran = streamed_as_in_memory(&corpus, &["run", "--oracle", oracle]);
+        assert_eq!(ran.code, 1, "{oracle}: {ran:?}");
+    }
+    let mut broken = golden_of(&elements);
+    broken.replace_range(broken.rfind("c299").unwrap().., "c299\":}\n]\n");
+    corpus.golden("a.json", &broken);
+    let ran = streamed_as_in_memory(&corpus, &["run", "--oracle", "cat"]);
+    assert_eq!(ran.code, 2, "{ran:?}");
+    assert!(ran.stdout.contains("is not a JSON array"), "{}", ran.stdout);
+}

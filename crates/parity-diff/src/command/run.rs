@@ -35,6 +35,7 @@ use crate::exec::file_run::{self, FileRun};
 use crate::exec::oracle::{leak_warnings, Leak, LeakLog, Oracle, OracleOptions, Streamed};
 use crate::exec::pool;
 use crate::exec::stream;
+use crate::exec::stream::live::{self, Judged, Live};
 use crate::exec::stream::run::{report_large, run_large, Large};
 use crate::judge::framing::Framing;
 pub use crate::judge::LedgerUse;
@@ -131,6 +132,8 @@ enum Ran {
     Streamed(Streamed),
     /// A large file the oracle failed on, run again in memory.
     Again(Box<(CaseFile, Option<Selection>, Vec<u8>, FileRun)>),
+    /// A large file whose run is under way, judged as its output comes.
+    Live(Live),
 }
 
 /// Whether a golden exists, or the problem of a file whose golden does
@@ -173,29 +176,49 @@ fn run_prepared(
             )))
         }
         Prepared::Large(large) => {
+            if runs_live(args) {
+                return Some(match live::start(entry, large, &args.oracle, args.limits) {
+                    Some(live) => Ran::Live(live),
+                    None => Ran::Memory(FileRun::BadGolden(
+                        "cannot start a thread for the oracle's run".into(),
+                    )),
+                });
+            }
             if let Some(mut output) = run_large(entry, large, &args.oracle, args.limits, leaks) {
                 if same_on_every_run(entry, large, args, leaks, &mut output) {
                     return Some(Ran::Streamed(output));
                 }
             }
-            // The oracle failed (or printed something else on another
-            // run): the file is run again in memory, where the cases to
-            // blame are found (and those whose results differ).
-            let cases = match arrays::read_file("case file", &entry.case_path) {
-                Ok(bytes) => CaseFile::read(&entry.name, bytes),
-                Err(failure) => return Some(Ran::Memory(FileRun::BadGolden(failure.message))),
-            };
-            let golden = match arrays::read_file("golden", &entry.golden_path) {
-                Ok(bytes) => bytes,
-                Err(failure) => return Some(Ran::Memory(FileRun::BadGolden(failure.message))),
-            };
-            let selection = large.selection.clone();
-            let ready = (&cases, selection.as_ref(), golden.as_slice());
-            let ran = file_run::run_ready(entry, ready, oracle, args.repeat);
-            Some(Ran::Again(Box::new((cases, selection, golden, ran))))
+            Some(run_again(entry, large, args, leaks))
         }
         Prepared::Skip | Prepared::Problem(_) => None,
     }
+}
+
+/// Whether a large file's oracle runs on a thread of its own while the
+/// reporting thread reads its cases and golden ([`live`]): when it runs
+/// once.
+fn runs_live(args: &RunArgs) -> bool {
+    args.repeat == 1
+}
+
+/// A large file the oracle failed on (or that printed something else on
+/// another run), run again in memory, where the cases to blame are found
+/// (and those whose results differ).
+fn run_again(entry: &FileEntry, large: &Large, args: &RunArgs, leaks: &LeakLog) -> Ran {
+    let oracle = |batch: &[u8]| args.oracle.run_noting(batch, args.limits, leaks);
+    let cases = match arrays::read_file("case file", &entry.case_path) {
+        Ok(bytes) => CaseFile::read(&entry.name, bytes),
+        Err(failure) => return Ran::Memory(FileRun::BadGolden(failure.message)),
+    };
+    let golden = match arrays::read_file("golden", &entry.golden_path) {
+        Ok(bytes) => bytes,
+        Err(failure) => return Ran::Memory(FileRun::BadGolden(failure.message)),
+    };
+    let selection = large.selection.clone();
+    let ready = (&cases, selection.as_ref(), golden.as_slice());
+    let ran = file_run::run_ready(entry, ready, oracle, args.repeat);
+    Ran::Again(Box::new((cases, selection, golden, ran)))
 }
 
 /// With `--repeat N`, whether a large file's other N - 1 runs print
@@ -227,12 +250,24 @@ enum Read {
 /// (its cases surveyed, its golden checked and counted).
 fn prepare(
     entry: &FileEntry,
-    (part, large): (Part, bool),
+    (part, large, planned): (Part, bool, Option<(bool, usize)>),
+    live: bool,
     wanted: FileWanted<'_>,
     mut ledger: Option<&mut LedgerUse>,
 ) -> Prepared {
     let read = match &entry.broken {
         Some(broken) => Err(broken.clone()),
+        // What the plan counted is all a survey would learn of a file
+        // whose cases are all wanted, with no ledger to mark.
+        None if large && wanted.every() && ledger.is_none() && planned.is_some() => {
+            let (is_array, cases) = planned.unwrap_or_default();
+            Ok(Read::Large(stream::run::Survey {
+                is_array,
+                cases,
+                selection: plan::select_among(part, true, || (0..cases).collect()),
+                duplicate: None,
+            }))
+        }
         // The survey marks the ledger's entries as it meets their cases.
         None if large => stream::run::survey(entry, part, wanted, ledger.as_deref_mut())
             .map(Read::Large)
@@ -288,15 +323,21 @@ fn prepare(
             Ok(golden) => Prepared::Ready(file, selection, golden),
             Err(failure) => Prepared::Problem(error(failure.message, 0)),
         },
-        Read::Large(survey) => match stream::run::golden_elements(entry) {
-            Ok(golden) => Prepared::Large(Large {
-                is_array: survey.is_array,
-                cases,
-                selection,
-                golden,
-            }),
-            Err(failure) => Prepared::Problem(error(failure.message, 0)),
-        },
+        Read::Large(survey) => {
+            // A live run checks its golden while the oracle runs.
+            let checked = match live {
+                true => Ok(0),
+                false => stream::run::golden_elements(entry, |_| {}),
+            };
+            match checked {
+                Ok(_) => Prepared::Large(Large {
+                    is_array: survey.is_array,
+                    cases,
+                    selection,
+                }),
+                Err(failure) => Prepared::Problem(error(failure.message, 0)),
+            }
+        }
     }
 }
 
@@ -467,7 +508,8 @@ pub fn run_planned<C: Consumer>(
         let wanted = plan.wanted_of(position, &entry.name, args.wanted());
         let prepared = prepare(
             entry,
-            (part, large),
+            (part, large, plan.counted(position)),
+            large && runs_live(args),
             wanted,
             ledger.borrow_mut().as_deref_mut(),
         );
@@ -479,14 +521,9 @@ pub fn run_planned<C: Consumer>(
         let ran = run_prepared(entry, prepared, args, &leaks);
         (ran, leaks.into_leaks(), started.elapsed())
     };
-    let report_one = |(entry, prepared): (&FileEntry, Prepared), (ran, leaks, elapsed): Outcome| {
-        if let Some(cases) = cases_sent(&prepared).filter(|_| ran.is_some()) {
-            times.push(FileTime {
-                file: entry.name.clone(),
-                cases,
-                elapsed,
-            });
-        }
+    let report_one = |(entry, prepared): (&FileEntry, Prepared),
+                      (ran, mut leaks, mut elapsed): Outcome| {
+        let mut sent = cases_sent(&prepared).filter(|_| ran.is_some());
         let reported = (|| {
             consumer.begin_file(FileInfo {
                 name: Some(entry.name.clone()),
@@ -496,6 +533,40 @@ pub fn run_planned<C: Consumer>(
             let held = ledger.borrow();
             let known = held.as_deref().map(|use_| &use_.ledger);
             let judging = (args.report.semantic, args.framing);
+            let ran = match (&prepared, ran) {
+                (Prepared::Large(large), Some(Ran::Live(live))) => {
+                    match live::report_live(consumer, entry, large, live, known)? {
+                        Judged::Reported {
+                            leaks: left,
+                            elapsed: took,
+                        } => {
+                            (leaks, elapsed) = (left, took);
+                            None
+                        }
+                        // As when the golden is checked before the run,
+                        // which then does not count.
+                        Judged::BadGolden(message) => {
+                            sent = None;
+                            consumer.problem(error(message, 0))?;
+                            None
+                        }
+                        // Judged after the run, as a run that is not live.
+                        Judged::After(finished) => {
+                            let again = LeakLog::default();
+                            let started = Instant::now();
+                            let ran = match finished.output {
+                                Some(output) => Ran::Streamed(output),
+                                None => run_again(entry, large, args, &again),
+                            };
+                            leaks = finished.leaks;
+                            leaks.extend(again.into_leaks());
+                            elapsed = finished.elapsed + started.elapsed();
+                            Some(ran)
+                        }
+                    }
+                }
+                (_, ran) => ran,
+            };
             match (prepared, ran) {
                 (Prepared::Problem(problem), _) => consumer.problem(problem)?,
                 (Prepared::Ready(cases, selection, golden), Some(Ran::Memory(ran))) => {
@@ -519,6 +590,13 @@ pub fn run_planned<C: Consumer>(
             warn_of_leaks(consumer, &entry.name, &leaks)?;
             consumer.end_file()
         })();
+        if let Some(cases) = sent {
+            times.push(FileTime {
+                file: entry.name.clone(),
+                cases,
+                elapsed,
+            });
+        }
         match reported {
             Ok(()) => ControlFlow::Continue(()),
             Err(error) => ControlFlow::Break(error),

@@ -34,9 +34,7 @@ impl CaseItem {
     /// The case whose raw bytes, `raw`, stand at `span` of `file`, from
     /// `line` on: parsed once, for its op and its identity.
     pub fn read(file: &str, raw: &[u8], span: Range<usize>, line: usize) -> Self {
-        // Most cases need no value built ([`head`]); the rest are parsed.
-        let head = head::read(raw)
-            .unwrap_or_else(|| Head::of_value(js::parse(raw, TextMode::LossyUtf8).ok().as_ref()));
+        let head = head_of(raw);
         CaseItem {
             line,
             op: head.op.map(|op| op.to_utf8_lossy().into_owned()),
@@ -44,6 +42,19 @@ impl CaseItem {
             span,
         }
     }
+
+    /// The op of the case whose raw bytes are `raw`, as [`read`](Self::read)
+    /// finds it, without its identity.
+    pub fn op_of_raw(raw: &[u8]) -> Option<String> {
+        head_of(raw).op.map(|op| op.to_utf8_lossy().into_owned())
+    }
+}
+
+/// A case's `op` and `name`: most cases need no value built ([`head`]);
+/// the rest are parsed.
+fn head_of(raw: &[u8]) -> Head {
+    head::read(raw)
+        .unwrap_or_else(|| Head::of_value(js::parse(raw, TextMode::LossyUtf8).ok().as_ref()))
 }
 
 /// The cases of one case file, by position.

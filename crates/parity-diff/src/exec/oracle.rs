@@ -288,12 +288,46 @@ impl Oracle {
         options: OracleOptions,
         leaks: &LeakLog,
     ) -> Result<Streamed, OracleFailure> {
-        let spool = tempfile::tempfile().map_err(|error| {
-            OracleFailure::new(
+        let spool = new_spool()?;
+        self.run_spooled(input, spool, options, leaks)
+    }
+
+    /// Runs the oracle on a case file, its stdout spooled to a new file
+    /// that is not read: the caller learns what it holds
+    /// ([`check_spooled`]), when it needs to.
+    pub fn run_unchecked(
+        &self,
+        input: File,
+        options: OracleOptions,
+        leaks: &LeakLog,
+    ) -> Result<File, OracleFailure> {
+        let spool = command::Spool {
+            file: new_spool()?,
+            check: false,
+        };
+        let (ran, leak) =
+            command::run_command_with(self.launch(), Input::File(input), Some(spool), options);
+        leaks.note(leak);
+        match ran?.0 {
+            Captured::File(file) => Ok(file),
+            Captured::Memory(_) => Err(OracleFailure::new(
                 FailureKind::Crash,
-                format!("cannot spool the oracle's output to a temporary file: {error}"),
-            )
-        })?;
+                "the oracle's output was not spooled".to_owned(),
+            )),
+        }
+    }
+
+    fn run_spooled(
+        &self,
+        input: File,
+        spool: File,
+        options: OracleOptions,
+        leaks: &LeakLog,
+    ) -> Result<Streamed, OracleFailure> {
+        let spool = command::Spool {
+            file: spool,
+            check: true,
+        };
         let (ran, leak) =
             command::run_command_with(self.launch(), Input::File(input), Some(spool), options);
         leaks.note(leak);
@@ -337,6 +371,37 @@ impl Oracle {
         }
         ran
     }
+}
+
+/// What an output spooled unchecked ([`Oracle::run_unchecked`]) holds,
+/// read through as [`Oracle::run_streamed`] reads its own: its counts, or
+/// why it is no result array (without the oracle's stderr, which the
+/// caller has no use for then: it runs the file again).
+pub fn check_spooled(output: File) -> Result<Streamed, OracleFailure> {
+    match spooled::check_file(output) {
+        Ok(Ok((counted, Captured::File(output)))) => Ok(Streamed {
+            output,
+            elements: counted.elements,
+            invalid: counted.invalid,
+            framing: counted.framing,
+        }),
+        Ok(Ok((_, Captured::Memory(_)))) => Err(OracleFailure::new(
+            FailureKind::Crash,
+            "the oracle's output was not spooled".to_owned(),
+        )),
+        Ok(Err((failure, _, _))) => Err(failure),
+        Err(message) => Err(OracleFailure::new(FailureKind::Crash, message)),
+    }
+}
+
+/// An unnamed temporary file for an oracle's output.
+pub fn new_spool() -> Result<File, OracleFailure> {
+    tempfile::tempfile().map_err(|error| {
+        OracleFailure::new(
+            FailureKind::Crash,
+            format!("cannot spool the oracle's output to a temporary file: {error}"),
+        )
+    })
 }
 
 /// The program `name` in the directory of this process's own executable,

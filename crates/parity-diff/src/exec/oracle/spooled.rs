@@ -26,6 +26,16 @@ pub struct Counted {
     pub framing: Option<String>,
 }
 
+impl Counted {
+    /// The counts of an output spooled and not read (left to the
+    /// caller), which no caller reads.
+    pub const UNCHECKED: Counted = Counted {
+        elements: 0,
+        invalid: 0,
+        framing: None,
+    };
+}
+
 /// Reads an output spooled to a file through, as [`results::read_results`]
 /// reads one in memory: its counts, or why it is not an array whose
 /// elements can be told apart; an error only when the file cannot be

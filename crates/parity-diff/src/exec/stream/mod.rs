@@ -7,9 +7,14 @@
 //! - [`cases`]: a case file's cases one at a time, and what a pass over
 //!   them learns (the selected positions, two cases with one identity).
 //! - [`run`](mod@run): `run`'s large files, streamed through the oracle.
+//! - [`live`]: a large file's oracle run on a thread of its own while
+//!   its cases are counted as identical ([`passing`]), which is the
+//!   report when the output is the golden's bytes.
 //! - [`gate`]: a report held back until every input has been read whole,
 //!   since an input found malformed at its last byte must leave no report.
 
 pub mod cases;
 pub mod gate;
+pub mod live;
+pub mod passing;
 pub mod run;

@@ -32,7 +32,7 @@ use crate::judge::pairing::{
     pair, write_selected, HeldCases, Slot, Streamed as StreamedElements, StreamedCases,
     StreamedResults,
 };
-use crate::judge::scan::{ElementReader, Mode, ReadError};
+use crate::judge::scan::{Element, ElementReader, Mode, ReadError};
 use crate::judge::LedgerUse;
 use crate::ledger::Ledger;
 use crate::report::Consumer;
@@ -62,8 +62,6 @@ pub struct Large {
     pub cases: usize,
     /// The cases sent (`None`: the file as it stands).
     pub selection: Option<Selection>,
-    /// How many elements the golden has.
-    pub golden: usize,
 }
 
 impl Large {
@@ -161,15 +159,20 @@ pub fn survey(
     })
 }
 
-/// How many elements a golden has, read through and checked, or why it
-/// cannot be compared.
-pub fn golden_elements(entry: &FileEntry) -> Result<usize, InputError> {
+/// Reads a golden through, checked, each element handed to `each`;
+/// returns how many it has, or why it cannot be compared.
+pub fn golden_elements(
+    entry: &FileEntry,
+    mut each: impl FnMut(Element<'_>),
+) -> Result<usize, InputError> {
     let golden = arrays::open_file("golden", &entry.golden_path)?;
-    ElementReader::new(golden, Mode::Strict { validate: true })
-        .count()
-        .map_err(|error| {
-            arrays::stream_error("golden", &entry.golden_path.display().to_string(), error)
-        })
+    let mut elements = ElementReader::new(golden, Mode::Strict { validate: true });
+    let failed =
+        |error| arrays::stream_error("golden", &entry.golden_path.display().to_string(), error);
+    while let Some(element) = elements.next_element().map_err(failed)? {
+        each(element);
+    }
+    Ok(elements.elements_read())
 }
 
 /// What the oracle is given: the case file itself, or the array of the
@@ -208,6 +211,28 @@ pub fn run_large(
 ) -> Option<Streamed> {
     let input = oracle_input(entry, large.selection.as_ref()).ok()?;
     let streamed = oracle.run_streamed(input, options, leaks).ok()?;
+    accepted(large, streamed)
+}
+
+/// [`run_large`] with its output spooled and not read through: `None`
+/// when the run failed; else the output, for [`accepted`] after
+/// [`check_spooled`](crate::exec::oracle::check_spooled).
+pub fn run_large_unchecked(
+    entry: &FileEntry,
+    large: &Large,
+    oracle: &Oracle,
+    options: OracleOptions,
+    leaks: &LeakLog,
+) -> Option<File> {
+    let input = oracle_input(entry, large.selection.as_ref()).ok()?;
+    oracle.run_unchecked(input, options, leaks).ok()
+}
+
+/// A large file's output read through, as [`run_large`] accepts it:
+/// `None` when it has another number of results than the oracle was sent
+/// cases, or results that are not JSON for a file that is no array of
+/// cases (the file is then run the ordinary way).
+pub fn accepted(large: &Large, streamed: Streamed) -> Option<Streamed> {
     match large.sent() {
         Some(sent) if sent != streamed.elements => None,
         None if streamed.invalid > 0 => None,
