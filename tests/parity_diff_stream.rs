@@ -355,3 +355,63 @@ fn a_file_whose_results_are_its_goldens_is_reported_as_in_memory() {
     assert_eq!(ran.code, 2, "{ran:?}");
     assert!(ran.stdout.contains("is not a JSON array"), "{}", ran.stdout);
 }
+
+/// The bundled corpus and one large file of its cases twice over,
+/// through our own oracle and through a port that diverges from it
+/// (other numbers and strings, and the same value in other bytes, as
+/// `scripts/bench-speed.sh` edits them): every report, in every format,
+/// is the same streamed (large files run live, issue 23) as held in
+/// memory.
+#[test]
+fn the_bundled_corpus_and_a_large_file_of_it_are_reported_as_in_memory() {
+    let corpus = Corpus::new();
+    let root = support::root();
+    let mut inner = Vec::new();
+    for entry in std::fs::read_dir(root.join("cases")).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().to_owned();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let golden = std::fs::read_to_string(root.join("golden").join(&name)).unwrap();
+        corpus.case(&name, &text).golden(&name, &golden);
+        let cases = text
+            .trim()
+            .strip_prefix('[')
+            .unwrap()
+            .strip_suffix(']')
+            .unwrap();
+        if !cases.trim().is_empty() {
+            inner.push(cases.trim().to_owned());
+        }
+    }
+    let once = inner.join(",");
+    let big = format!("[{}]", vec![once; 2].join(","));
+    corpus.case("big.json", &big);
+    let oracle = env!("CARGO_BIN_EXE_worker-spawn-oracle");
+    let blessed = run_with(
+        corpus.path(),
+        &["bless", "--reference", oracle, "--filter", "big.json", "-q"],
+        b"",
+        &[],
+    );
+    assert_eq!(blessed.code, 0, "{blessed:?}");
+    let edits = "s/\"attempts\":4}/\"attempts\":5}/g; s/within 30000ms/within 3e4ms/g; \
+                 s/\"protocolVersion\":1}/\"protocolVersion\":1.0}/g";
+    let diverging = format!("'{oracle}' | sed -e '{edits}'");
+    for format in ["human", "json", "junit", "markdown", "html"] {
+        let ran = streamed_as_in_memory(&corpus, &["run", "--format", format]);
+        assert_eq!(ran.code, 0, "{ran:?}");
+    }
+    let ran = streamed_as_in_memory(&corpus, &["run", "--oracle", &diverging]);
+    assert_eq!(ran.code, 1, "{ran:?}");
+    let ran = streamed_as_in_memory(
+        &corpus,
+        &["run", "--oracle", &diverging, "--format", "json"],
+    );
+    let report = Report::read(&ran.stdout);
+    let big = report
+        .files
+        .iter()
+        .find(|file| file.name() == Some("big.json"));
+    let tally = &big.expect("big.json is reported").head.tally;
+    assert!(tally.failed > 0 && tally.passed > 0, "{tally:?}");
+}

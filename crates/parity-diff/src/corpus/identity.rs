@@ -90,8 +90,16 @@ impl<R: Read> HashingReader<R> {
 
     /// Reads what is left, and returns the hash of every byte.
     pub fn finish(mut self) -> io::Result<u64> {
-        io::copy(&mut self, &mut io::sink())?;
-        Ok(self.hash.finish())
+        // Large reads: a file's hash is one pass over it (issue 23).
+        let mut chunk = vec![0; 256 * 1024];
+        loop {
+            match self.read(&mut chunk) {
+                Ok(0) => return Ok(self.hash.finish()),
+                Ok(_) => {}
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+                Err(error) => return Err(error),
+            }
+        }
     }
 }
 

@@ -201,8 +201,9 @@ fn exactly_the_golden_elements(output: &File, path: &Path, spans: &[Range<u64>])
         let len = (span.end - span.start) as usize;
         ours.resize(len, 0);
         theirs.resize(len, 0);
-        let skipped = io::copy(&mut (&mut golden).take(span.start - at), &mut io::sink());
-        if skipped.ok() != Some(span.start - at)
+        // What lies between golden elements is white space and commas.
+        let gap = i64::try_from(span.start - at).unwrap_or(i64::MAX);
+        if golden.seek_relative(gap).is_err()
             || output.read_exact(&mut ours).is_err()
             || golden.read_exact(&mut theirs).is_err()
             || ours != theirs
