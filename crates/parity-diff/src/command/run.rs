@@ -132,7 +132,7 @@ enum Ran {
     Streamed(Streamed),
     /// A large file the oracle failed on, run again in memory.
     Again(Box<(CaseFile, Option<Selection>, Vec<u8>, FileRun)>),
-    /// A large file whose run is under way, judged as its output comes.
+    /// A large file whose oracle runs on a thread of its own ([`live`]).
     Live(Live),
 }
 

@@ -1,7 +1,9 @@
 //! `run`'s large case files as streams. Before the oracle runs, the case
 //! file is read through once (whether it is an array, how many cases it
-//! has, which are selected, whether two share an identity) and so is the
-//! golden (checked to be one JSON array). The oracle is given the case
+//! has, which are selected, whether two share an identity; unless the
+//! plan's count already says all that is needed) and so is the golden
+//! (checked to be one JSON array; a file run once has it checked while
+//! its oracle runs, [`live`](super::live)). The oracle is given the case
 //! file itself, or the array of the selected cases in a temporary file,
 //! and its stdout goes to another ([`Oracle::run_streamed`]). Then the
 //! case file, the golden and the output are read in step, case by case.
