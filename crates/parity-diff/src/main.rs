@@ -181,6 +181,17 @@ struct RepeatFlag {
     repeat: Option<u32>,
 }
 
+/// `--framing exact|json` (`run`, `accept`, `review`).
+#[derive(Args, Clone, Copy, Default)]
+struct FramingFlag {
+    /// How the bytes around the results are checked: `exact` (what
+    /// JSON.stringify prints: no white space, no trailing newline) or
+    /// `json` (any JSON array) [default: the suite's `framing`, else
+    /// exact].
+    #[arg(long, value_name = "exact|json", value_parser = parse_framing)]
+    framing: Option<Framing>,
+}
+
 /// `--framing exact|json`.
 fn parse_framing(text: &str) -> Result<Framing, String> {
     match text {
@@ -311,12 +322,8 @@ enum Command {
         run: OracleFlags,
         #[command(flatten)]
         verdict: VerdictFlags,
-        /// How the bytes around the results are checked: `exact` (what
-        /// JSON.stringify prints: no white space, no trailing newline) or
-        /// `json` (any JSON array) [default: the suite's `framing`, else
-        /// exact].
-        #[arg(long, value_name = "exact|json", value_parser = parse_framing)]
-        framing: Option<Framing>,
+        #[command(flatten)]
+        framing: FramingFlag,
         #[command(flatten)]
         repeat: RepeatFlag,
     },
@@ -365,12 +372,8 @@ enum Command {
         run: OracleFlags,
         #[command(flatten)]
         verdict: VerdictFlags,
-        /// How the bytes around the results are checked: `exact` (what
-        /// JSON.stringify prints: no white space, no trailing newline) or
-        /// `json` (any JSON array) [default: the suite's `framing`, else
-        /// exact].
-        #[arg(long, value_name = "exact|json", value_parser = parse_framing)]
-        framing: Option<Framing>,
+        #[command(flatten)]
+        framing: FramingFlag,
         #[command(flatten)]
         repeat: RepeatFlag,
     },
@@ -734,7 +737,7 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
                 run: &run,
                 ops: &select.ops,
                 report: report.options(&verdict),
-                framing,
+                framing: framing.framing,
                 rerun: rerun.as_ref(),
                 timings: timings.as_ref(),
                 record_timings: record_timings.map(|path| project.given(path)),
@@ -794,7 +797,7 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
                 run: &run,
                 ops: &select.ops,
                 report: report.options(&verdict),
-                framing,
+                framing: framing.framing,
                 rerun: rerun.as_ref(),
                 timings: None,
                 record_timings: None,

@@ -7,14 +7,13 @@ use std::path::PathBuf;
 
 use clap::Args;
 use parity_diff::command::review::{review_command, ReviewArgs, Source};
-use parity_diff::config::Framing;
 use parity_diff::error::InputError;
 use parity_diff::report::Format;
 
 use super::project::{ConfigFlags, Project};
 use super::settle::{lone_suite, Given};
 use super::{
-    parse_framing, CorpusFlags, LedgerFlags, OracleFlags, RepeatFlag, ReportFlags, RerunFlags,
+    CorpusFlags, FramingFlag, LedgerFlags, OracleFlags, RepeatFlag, ReportFlags, RerunFlags,
     SelectFlags, VerdictFlags,
 };
 
@@ -44,10 +43,8 @@ pub struct ReviewFlags {
     run: OracleFlags,
     #[command(flatten)]
     verdict: VerdictFlags,
-    /// How the bytes around the results are checked: `exact` or `json`
-    /// [default: the suite's `framing`, else exact].
-    #[arg(long, value_name = "exact|json", value_parser = parse_framing)]
-    framing: Option<Framing>,
+    #[command(flatten)]
+    framing: FramingFlag,
     #[command(flatten)]
     repeat: RepeatFlag,
 }
@@ -90,7 +87,7 @@ pub fn review(
                 run: &flags.run,
                 ops: &flags.select.ops,
                 report: report.options(&flags.verdict),
-                framing: flags.framing,
+                framing: flags.framing.framing,
                 repeat: flags.repeat.repeat,
                 rerun: rerun.as_ref(),
                 timings: None,
