@@ -9,6 +9,8 @@
 //! `merge` and `delta` rely on it reading back into the same record.
 
 pub mod build;
+#[cfg(test)]
+pub mod example;
 pub mod signature;
 pub mod unstable;
 pub mod weigh;

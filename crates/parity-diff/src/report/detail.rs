@@ -264,33 +264,19 @@ pub fn plain(lines: &[Line]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::corpus::identity::CaseId;
-    use crate::judge::compare::compare_elements;
-    use crate::record::build::{record, Compared, Needs};
-    use js_exact::TextMode;
+    use crate::record::example::Example;
 
     fn detail(case: &str, golden: &str, actual: &str) -> String {
-        let value = js::parse(case.as_bytes(), TextMode::LossyUtf8).ok();
-        let compared = Compared {
+        let example = Example {
+            file: "f.json",
             index: 0,
             line: None,
-            id: CaseId::of("f.json", case.as_bytes(), value.as_ref()),
             op: None,
-            raw_case: Some(case.as_bytes()),
-            golden: Some(golden.as_bytes()),
-            actual: Some(actual.as_bytes()),
-            comparison: compare_elements(golden.as_bytes(), actual.as_bytes()),
+            case,
+            golden,
+            actual,
         };
-        let needs = Needs {
-            semantic: false,
-            explain: true,
-            fingerprint: true,
-            passing: true,
-        };
-        plain(&lines(
-            &record("f.json", compared, needs, None, |_| true),
-            30,
-        ))
+        plain(&lines(&example.record(), 30))
     }
 
     #[test]

@@ -10,6 +10,7 @@ use crate::judge::compare::compare_elements;
 use crate::ledger::rules::{Match, Rule, RuleFinding, RuleOps, RuleProblem};
 use crate::outside;
 use crate::record::build::{oracle_failure, record, Compared, Needs};
+use crate::record::example::Example;
 use crate::record::{EntryRef, EntryState, VerdictKind};
 use js_exact::{self as js, TextMode};
 
@@ -29,24 +30,22 @@ fn hostile_records() -> Vec<CaseRecord> {
     let case = format!(r#"{{"op":{q},"name":{q},"input":{q}}}"#);
     let golden = format!(r#"{{"defined":true,"value":{{{q}:[{q},1]}}}}"#);
     let actual = format!(r#"{{"defined":true,"value":{{{q}:[{q},2]}}}}"#);
-    let value = js::parse(case.as_bytes(), TextMode::LossyUtf8).ok();
-    let compared = Compared {
+    let example = Example {
+        file: HOSTILE,
         index: 0,
         line: Some(1),
-        id: CaseId::of(HOSTILE, case.as_bytes(), value.as_ref()),
         op: Some(HOSTILE.to_owned()),
-        raw_case: Some(case.as_bytes()),
-        golden: Some(golden.as_bytes()),
-        actual: Some(actual.as_bytes()),
-        comparison: compare_elements(golden.as_bytes(), actual.as_bytes()),
+        case: &case,
+        golden: &golden,
+        actual: &actual,
     };
+    let mut different = example.record();
     let needs = Needs {
         semantic: false,
         explain: true,
         fingerprint: true,
         passing: true,
     };
-    let mut different = record(HOSTILE, compared, needs, None, |_| true);
     different.state = CaseState::Changed;
     different.entry = Some(EntryRef {
         state: EntryState::Triaged {

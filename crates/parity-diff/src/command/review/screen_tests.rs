@@ -2,9 +2,7 @@ use super::*;
 use crate::command::review::prompt::Key;
 use crate::command::review::queue::tests::record;
 use crate::command::review::queue::Builder;
-use crate::corpus::identity::CaseId;
-use crate::judge::compare::compare_elements;
-use crate::record::build::{self, Compared, Needs};
+use crate::record::example::Example;
 use crate::record::CaseState;
 
 /// The screen as text, a line a row.
@@ -22,27 +20,16 @@ fn text(rows: &[Row]) -> String {
 /// A record made as a run makes it, of a case, its golden and its
 /// result.
 fn compared(case: &str, golden: &str, actual: &str) -> CaseRecord {
-    let value = js_exact::parse(case.as_bytes(), js_exact::TextMode::LossyUtf8).ok();
-    let compared = Compared {
+    let example = Example {
+        file: "a.json",
         index: 0,
         line: Some(1),
-        id: CaseId::of("a.json", case.as_bytes(), value.as_ref()),
-        op: value
-            .as_ref()
-            .and_then(|v| v.get("op").as_js_string())
-            .map(|op| op.to_utf8_lossy().into_owned()),
-        raw_case: Some(case.as_bytes()),
-        golden: Some(golden.as_bytes()),
-        actual: Some(actual.as_bytes()),
-        comparison: compare_elements(golden.as_bytes(), actual.as_bytes()),
+        op: Example::op_of(case),
+        case,
+        golden,
+        actual,
     };
-    let needs = Needs {
-        semantic: false,
-        explain: true,
-        fingerprint: true,
-        passing: true,
-    };
-    let mut record = build::record("a.json", compared, needs, None, |_| true);
+    let mut record = example.record();
     record.state = CaseState::New;
     record
 }

@@ -3,32 +3,22 @@
 
 use super::*;
 use crate::corpus::identity::CaseId;
-use crate::judge::compare::compare_elements;
 use crate::ledger::Entry;
-use crate::record::build::{record, Compared, Needs};
+use crate::record::example::Example;
 use crate::record::EntryState;
 use crate::report::{Format, ReportOptions, RunInfo, Sink};
-use js_exact::{self as js, TextMode};
 
 fn failing(index: usize, case: &str, golden: &str, actual: &str) -> CaseRecord {
-    let value = js::parse(case.as_bytes(), TextMode::LossyUtf8).ok();
-    let compared = Compared {
+    let example = Example {
+        file: "f.json",
         index,
         line: Some(index + 2),
-        id: CaseId::of("f.json", case.as_bytes(), value.as_ref()),
-        op: value.as_ref().and_then(crate::corpus::cases::op_of),
-        raw_case: Some(case.as_bytes()),
-        golden: Some(golden.as_bytes()),
-        actual: Some(actual.as_bytes()),
-        comparison: compare_elements(golden.as_bytes(), actual.as_bytes()),
+        op: Example::op_of(case),
+        case,
+        golden,
+        actual,
     };
-    let needs = Needs {
-        semantic: false,
-        explain: true,
-        fingerprint: true,
-        passing: true,
-    };
-    record("f.json", compared, needs, None, |_| true)
+    example.record()
 }
 
 fn options() -> ReportOptions {
