@@ -177,12 +177,14 @@ fn run_prepared(
         }
         Prepared::Large(large) => {
             if runs_live(args) {
-                return Some(match live::start(entry, large, &args.oracle, args.limits) {
-                    Some(live) => Ran::Live(live),
-                    None => Ran::Memory(FileRun::BadGolden(
-                        "cannot start a thread for the oracle's run".into(),
-                    )),
-                });
+                return Some(
+                    match live::start(entry, large.selection.as_ref(), &args.oracle, args.limits) {
+                        Some(live) => Ran::Live(live),
+                        None => Ran::Memory(FileRun::BadGolden(
+                            "cannot start a thread for the oracle's run".into(),
+                        )),
+                    },
+                );
             }
             if let Some(mut output) = run_large(entry, large, &args.oracle, args.limits, leaks) {
                 if same_on_every_run(entry, large, args, leaks, &mut output) {

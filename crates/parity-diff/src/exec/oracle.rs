@@ -40,6 +40,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::error::InputError;
+pub use command::Watch;
 use command::{Captured, Input, Launch};
 pub use groups::stopping;
 pub use leaks::{leak_warnings, Leak};
@@ -294,16 +295,18 @@ impl Oracle {
 
     /// Runs the oracle on a case file, its stdout spooled to a new file
     /// that is not read: the caller learns what it holds
-    /// ([`check_spooled`]), when it needs to.
+    /// ([`check_spooled`]), when it needs to, or as it comes (`watch`).
     pub fn run_unchecked(
         &self,
         input: File,
         options: OracleOptions,
         leaks: &LeakLog,
+        watch: Option<Watch>,
     ) -> Result<File, OracleFailure> {
         let spool = command::Spool {
             file: new_spool()?,
             check: false,
+            watch,
         };
         let (ran, leak) =
             command::run_command_with(self.launch(), Input::File(input), Some(spool), options);
@@ -327,6 +330,7 @@ impl Oracle {
         let spool = command::Spool {
             file: spool,
             check: true,
+            watch: None,
         };
         let (ran, leak) =
             command::run_command_with(self.launch(), Input::File(input), Some(spool), options);

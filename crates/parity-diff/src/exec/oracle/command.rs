@@ -98,8 +98,14 @@ fn read_capped(mut source: impl Read, cap: u64) -> Result<Vec<u8>, Unread> {
 }
 
 /// Copies a stream to `file` to its end, or until it passes `cap` bytes
-/// (then the stream is closed, as [`read_capped`] does).
-fn copy_capped(mut source: impl Read, mut file: File, cap: u64) -> Result<File, Unread> {
+/// (then the stream is closed, as [`read_capped`] does); `watch` sees
+/// each chunk once it is in the file.
+fn copy_capped(
+    mut source: impl Read,
+    mut file: File,
+    cap: u64,
+    mut watch: Option<Watch>,
+) -> Result<File, Unread> {
     let mut chunk = vec![0u8; CHUNK];
     let mut copied = 0u64;
     loop {
@@ -115,6 +121,9 @@ fn copy_capped(mut source: impl Read, mut file: File, cap: u64) -> Result<File, 
         }
         file.write_all(&chunk[..read])
             .map_err(|error| Unread::Spool(error.to_string()))?;
+        if let Some(watch) = &mut watch {
+            watch(&file, &chunk[..read]);
+        }
     }
 }
 
@@ -244,7 +253,13 @@ pub(super) fn run_command_with(
 pub(super) struct Spool {
     pub file: File,
     pub check: bool,
+    pub watch: Option<Watch>,
 }
+
+/// What sees an output as it is spooled: the spool (holding every byte
+/// so far) and the chunk just written to it, on the thread that copies
+/// it. Whatever it does, the oracle waits for it: it must be quick.
+pub type Watch = Box<dyn FnMut(&File, &[u8]) + Send>;
 
 fn run_watched(
     command: Launch<'_>,
@@ -311,7 +326,7 @@ fn run_watched(
                 (None, Some(spool)) => Ok(Captured::File(spool.file)),
                 (Some(stdout), None) => read_capped(stdout, cap).map(Captured::Memory),
                 (Some(stdout), Some(spool)) => {
-                    copy_capped(stdout, spool.file, cap).map(Captured::File)
+                    copy_capped(stdout, spool.file, cap, spool.watch).map(Captured::File)
                 }
             };
             group.stream_closed();

@@ -3,30 +3,34 @@
 //! whole (the contract's: a malformed input at its last byte must leave
 //! no results), so what `run` can do alongside is the work that needs
 //! no result: the oracle runs on a thread of its own ([`start`]), its
-//! stdout spooled and not read; meanwhile the reporting thread reads the
-//! case file and the golden for what the report would count of each case
-//! were it identical ([`PassingRuns`]: its op, and whether its golden
-//! says the op is unknown) and for the golden's framing.
+//! stdout spooled; meanwhile the reporting thread reads the case file
+//! and the golden for what the report would count of each case were it
+//! identical ([`PassingRuns`]: its op, and whether its golden says the
+//! op is unknown) and for where the golden's elements stand. From then
+//! on the output is matched against them as it is spooled
+//! ([`as_golden`](super::as_golden)).
 //!
-//! When the run succeeds and its output is the golden's very bytes,
-//! every case is identical, and those counts are the report: no result
-//! is split, parsed or compared (one `memcmp` of the two files). Anything
-//! else (another output, a ledger to consult, a report that lists passing
-//! cases, a selection of cases) is judged after the run as before
-//! ([`Judged::After`]), from the same spool read through.
+//! When the run succeeds and its output is exactly the array
+//! `JSON.stringify` prints of the golden's elements, every case is
+//! identical, and those counts are the report: no result is split,
+//! parsed or compared. Anything else (another output, a ledger to
+//! consult, a report that lists passing cases, a selection of cases) is
+//! judged after the run as before ([`Judged::After`]), from the same
+//! spool read through.
 
 use std::fs::File;
-use std::io::{self, BufReader, Read, Seek};
+use std::io;
 use std::ops::Range;
-use std::path::Path;
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
+use super::as_golden::{Expected, Watching};
 use super::cases::CaseReader;
 use super::passing::PassingRuns;
 use super::run::{accepted, golden_elements, run_large_unchecked, Large};
 use crate::command::arrays;
 use crate::corpus::cases::CaseItem;
+use crate::corpus::plan::Selection;
 use crate::corpus::Entry as FileEntry;
 use crate::exec::oracle::{check_spooled, Leak, LeakLog, Oracle, OracleOptions, Streamed};
 use crate::judge::scan::Element;
@@ -49,30 +53,34 @@ pub struct Finished {
 /// its leaks and its time.
 type Ran = (Option<File>, Vec<Leak>, Duration);
 
-/// A large file's oracle run under way.
+/// A large file's oracle run under way, and the watch of its output.
 pub struct Live {
     run: JoinHandle<Ran>,
+    watching: Watching,
 }
 
-/// Starts a large file's run on a thread of its own; `None` when no
-/// thread can be had (the caller runs it the ordinary way).
+/// Starts a large file's run (of the cases `selection` names, or every
+/// one) on a thread of its own; `None` when no thread can be had (the
+/// caller runs it the ordinary way).
 pub fn start(
     entry: &FileEntry,
-    large: &Large,
+    selection: Option<&Selection>,
     oracle: &Oracle,
     options: OracleOptions,
 ) -> Option<Live> {
-    let (entry, large, oracle) = (entry.clone(), large.clone(), oracle.clone());
+    let (entry, selection, oracle) = (entry.clone(), selection.cloned(), oracle.clone());
+    let (watching, watch) = Watching::new();
     let run = thread::Builder::new()
         .name("oracle-run".into())
         .spawn(move || {
             let started = Instant::now();
             let leaks = LeakLog::default();
-            let output = run_large_unchecked(&entry, &large, &oracle, options, &leaks);
+            let output =
+                run_large_unchecked(&entry, selection.as_ref(), &oracle, options, &leaks, watch);
             (output, leaks.into_leaks(), started.elapsed())
         })
         .ok()?;
-    Some(Live { run })
+    Some(Live { run, watching })
 }
 
 /// How a live run was reported.
@@ -104,6 +112,12 @@ pub fn report_live<C: Consumer>(
         && ledger.is_none()
         && !consumer.wants_passing();
     let golden = check_golden(entry, large, counts);
+    // Matched as it comes from here on, and caught up with.
+    let spans = golden.as_ref().ok().and_then(|counts| counts.as_ref());
+    live.watching.expect(spans.map(|(_, spans)| Expected {
+        golden: entry.golden_path.clone(),
+        spans: spans.clone(),
+    }));
     let (output, leaks, elapsed) = match live.run.join() {
         Ok(ran) => ran,
         Err(panic) => std::panic::resume_unwind(panic),
@@ -120,8 +134,8 @@ pub fn report_live<C: Consumer>(
         };
         return Ok(Judged::After(finished));
     };
-    if let Some((passing, spans)) = passing {
-        if exactly_the_golden_elements(&output, &entry.golden_path, &spans) {
+    if let Some((passing, _)) = passing {
+        if live.watching.verdict(&output) {
             passing.count_with(consumer)?;
             return Ok(Judged::Reported { leaks, elapsed });
         }
@@ -169,93 +183,3 @@ fn check_golden(entry: &FileEntry, large: &Large, counts: bool) -> Result<Counts
 
 /// Every case counted as identical, and where each golden element stands.
 type Counts = Option<(PassingRuns, Vec<Range<u64>>)>;
-
-/// Whether a spooled output is exactly `[`, the golden's elements (at
-/// `spans` of the file at `path`) joined by `,`, and `]`: the array
-/// `JSON.stringify` prints of them, with the framing it prints. Its
-/// results are then the golden's, element for element, and JSON.
-fn exactly_the_golden_elements(output: &File, path: &Path, spans: &[Range<u64>]) -> bool {
-    let Ok(golden) = arrays::open_file("golden", path) else {
-        return false;
-    };
-    // Its writer left it at its end.
-    let mut from_start = output;
-    if from_start.rewind().is_err() {
-        return false;
-    }
-    let mut output = BufReader::with_capacity(CHUNK, output);
-    let mut golden = BufReader::with_capacity(CHUNK, golden);
-    let (mut ours, mut theirs) = (Vec::new(), Vec::new());
-    let mut at = 0;
-    let expect = |output: &mut BufReader<&File>, byte: u8| {
-        let mut one = [0];
-        output.read_exact(&mut one).is_ok() && one[0] == byte
-    };
-    if !expect(&mut output, b'[') {
-        return false;
-    }
-    for (index, span) in spans.iter().enumerate() {
-        if index > 0 && !expect(&mut output, b',') {
-            return false;
-        }
-        let len = (span.end - span.start) as usize;
-        ours.resize(len, 0);
-        theirs.resize(len, 0);
-        // What lies between golden elements is white space and commas.
-        let gap = i64::try_from(span.start - at).unwrap_or(i64::MAX);
-        if golden.seek_relative(gap).is_err()
-            || output.read_exact(&mut ours).is_err()
-            || golden.read_exact(&mut theirs).is_err()
-            || ours != theirs
-        {
-            return false;
-        }
-        at = span.end;
-    }
-    let mut rest = [0];
-    expect(&mut output, b']') && matches!(output.read(&mut rest), Ok(0))
-}
-
-/// How much of each file is read at a time.
-const CHUNK: usize = 256 * 1024;
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::judge::scan::Mode;
-    use std::io::Write;
-
-    /// Whether `output` is exactly the elements of the golden `golden`.
-    fn exactly(output: &str, golden: &str) -> bool {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("golden.json");
-        std::fs::write(&path, golden).unwrap();
-        let spans = crate::judge::scan::spans(golden.as_bytes(), Mode::Strict { validate: true })
-            .unwrap()
-            .into_iter()
-            .map(|span| span.start as u64..span.end as u64)
-            .collect::<Vec<_>>();
-        let mut spool = tempfile::tempfile().unwrap();
-        spool.write_all(output.as_bytes()).unwrap();
-        exactly_the_golden_elements(&spool, &path, &spans)
-    }
-
-    #[test]
-    fn only_the_array_json_stringify_prints_of_the_golden_elements_is_exact() {
-        let golden = "[\n{\"a\":1},\n\"x,]\",\n[2, 3]\n]\n";
-        assert!(exactly(r#"[{"a":1},"x,]",[2, 3]]"#, golden));
-        for other in [
-            "[{\"a\":1},\"x,]\",[2, 3]]\n",
-            "[{\"a\":1}, \"x,]\",[2, 3]]",
-            "[{\"a\":1},\"x,]\"]",
-            "[{\"a\":1},\"x,]\",[2, 3],4]",
-            "[{\"a\":2},\"x,]\",[2, 3]]",
-            " [{\"a\":1},\"x,]\",[2, 3]]",
-            "",
-        ] {
-            assert!(!exactly(other, golden), "{other:?}");
-        }
-        assert!(exactly("[]", "[]\n"));
-        assert!(!exactly("[ ]", "[]\n"));
-    }
-}

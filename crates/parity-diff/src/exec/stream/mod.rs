@@ -10,9 +10,12 @@
 //! - [`live`]: a large file's oracle run on a thread of its own while
 //!   its cases are counted as identical ([`passing`]), which is the
 //!   report when the output is the golden's bytes.
+//! - [`as_golden`]: whether a live run's output is exactly its golden's
+//!   elements, matched as it is spooled.
 //! - [`gate`]: a report held back until every input has been read whole,
 //!   since an input found malformed at its last byte must leave no report.
 
+pub mod as_golden;
 pub mod cases;
 pub mod gate;
 pub mod live;

@@ -28,7 +28,7 @@ use crate::corpus::wanted::FileWanted;
 use crate::corpus::Entry as FileEntry;
 use crate::error::InputError;
 use crate::exec::file_run::{self, judge_slot};
-use crate::exec::oracle::{LeakLog, Oracle, OracleOptions, Streamed};
+use crate::exec::oracle::{LeakLog, Oracle, OracleOptions, Streamed, Watch};
 use crate::judge::framing::Framing;
 use crate::judge::pairing::{
     pair, write_selected, HeldCases, Slot, Streamed as StreamedElements, StreamedCases,
@@ -216,18 +216,22 @@ pub fn run_large(
     accepted(large, streamed)
 }
 
-/// [`run_large`] with its output spooled and not read through: `None`
-/// when the run failed; else the output, for [`accepted`] after
+/// [`run_large`] with its output spooled and not read through (but by
+/// `watch`, as it comes): `None` when the run failed; else the output,
+/// for [`accepted`] after
 /// [`check_spooled`](crate::exec::oracle::check_spooled).
 pub fn run_large_unchecked(
     entry: &FileEntry,
-    large: &Large,
+    selection: Option<&Selection>,
     oracle: &Oracle,
     options: OracleOptions,
     leaks: &LeakLog,
+    watch: Watch,
 ) -> Option<File> {
-    let input = oracle_input(entry, large.selection.as_ref()).ok()?;
-    oracle.run_unchecked(input, options, leaks).ok()
+    let input = oracle_input(entry, selection).ok()?;
+    oracle
+        .run_unchecked(input, options, leaks, Some(watch))
+        .ok()
 }
 
 /// A large file's output read through, as [`run_large`] accepts it:

@@ -1,0 +1,303 @@
+//! Whether a live run's output is exactly the array `JSON.stringify`
+//! prints of its golden's elements (`[`, the elements joined by `,`,
+//! `]`), matched as the output comes (issue 23): every case is then
+//! identical, and nothing is left to do once the oracle is done.
+//!
+//! An oracle prints only once it has read its input whole, and the
+//! golden is checked meanwhile ([`live`](super::live)); where each golden
+//! element stands is known once that check is done. The thread that
+//! spools the output hands each chunk to a [`Watch`] of [`Watching`]:
+//! until the golden's [`Expected`] arrives it only notes how much came;
+//! then it matches what the spool already holds and every chunk after.
+//! When the golden's check ends after the output did, the report matches
+//! the spool itself ([`Watching::verdict`]): one [`Matcher`] either way.
+
+use std::fs::File;
+use std::io::{self, Read};
+use std::ops::Range;
+use std::os::unix::fs::FileExt;
+use std::path::PathBuf;
+use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use crate::exec::oracle::Watch;
+
+/// How much of the golden, and of a spool caught up with, is read at a
+/// time.
+const CHUNK: usize = 256 * 1024;
+
+/// What the output must be: the golden at `golden`, whose elements stand
+/// at `spans` (in order; between them white space and commas).
+#[derive(Debug, Clone)]
+pub struct Expected {
+    pub golden: PathBuf,
+    pub spans: Vec<Range<u64>>,
+}
+
+/// Where a match stands in the expected bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    /// `[` next.
+    Open,
+    /// `,` next, then element `index`.
+    Comma(usize),
+    /// Element `index`, at golden offset `at` (inside its span).
+    Element { index: usize, at: u64 },
+    /// `]` next.
+    Close,
+    /// Everything matched: one more byte is one too many.
+    Done,
+    /// A byte differed, or the golden could not be read.
+    Differs,
+}
+
+/// Matches bytes, fed in chunks of any size, against an [`Expected`].
+pub struct Matcher {
+    golden: File,
+    spans: Vec<Range<u64>>,
+    stage: Stage,
+    /// The golden's bytes from offset `from`.
+    read: Vec<u8>,
+    from: u64,
+}
+
+impl Matcher {
+    /// A match of `expected` from its first byte; `None` when its golden
+    /// cannot be opened.
+    pub fn new(expected: Expected) -> Option<Matcher> {
+        let golden = File::open(&expected.golden).ok()?;
+        Some(Matcher {
+            golden,
+            spans: expected.spans,
+            stage: Stage::Open,
+            read: Vec::new(),
+            from: 0,
+        })
+    }
+
+    /// Whether every expected byte, and no other, was fed.
+    pub fn matched(&self) -> bool {
+        self.stage == Stage::Done
+    }
+
+    /// Whether a byte fed was not the one expected.
+    pub fn differs(&self) -> bool {
+        self.stage == Stage::Differs
+    }
+
+    /// The stage after element `index`.
+    fn after(&self, index: usize) -> Stage {
+        match index + 1 < self.spans.len() {
+            true => Stage::Comma(index + 1),
+            false => Stage::Close,
+        }
+    }
+
+    /// The element at `index`, from its start.
+    fn element(&self, index: usize) -> Stage {
+        Stage::Element {
+            index,
+            at: self.spans[index].start,
+        }
+    }
+
+    /// The golden's bytes from `at`, up to `end` (read in when the
+    /// buffer does not hold `at`); empty when it cannot be read.
+    fn golden_at(&mut self, at: u64, end: u64) -> &[u8] {
+        let held = self.from..self.from + self.read.len() as u64;
+        if !held.contains(&at) {
+            self.read.resize(CHUNK, 0);
+            let mut filled = 0;
+            while filled < CHUNK {
+                match self
+                    .golden
+                    .read_at(&mut self.read[filled..], at + filled as u64)
+                {
+                    Ok(0) => break,
+                    Ok(read) => filled += read,
+                    Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+                    Err(_) => break,
+                }
+            }
+            self.read.truncate(filled);
+            self.from = at;
+        }
+        let start = (at - self.from) as usize;
+        let stop = (end - self.from).min(self.read.len() as u64) as usize;
+        &self.read[start..stop.max(start)]
+    }
+
+    /// Matches the next bytes of the output.
+    pub fn feed(&mut self, mut bytes: &[u8]) {
+        while let Some((&first, rest)) = bytes.split_first() {
+            self.stage = match self.stage {
+                Stage::Differs => return,
+                Stage::Done => Stage::Differs,
+                Stage::Open if first == b'[' && self.spans.is_empty() => Stage::Close,
+                Stage::Open if first == b'[' => self.element(0),
+                Stage::Comma(index) if first == b',' => self.element(index),
+                Stage::Close if first == b']' => Stage::Done,
+                Stage::Open | Stage::Comma(_) | Stage::Close => Stage::Differs,
+                Stage::Element { index, at } => {
+                    let end = self.spans[index].end;
+                    let golden = self.golden_at(at, end);
+                    let same = golden.len().min(bytes.len());
+                    if same == 0 || golden[..same] != bytes[..same] {
+                        self.stage = Stage::Differs;
+                        return;
+                    }
+                    bytes = &bytes[same..];
+                    let at = at + same as u64;
+                    self.stage = match at == end {
+                        true => self.after(index),
+                        false => Stage::Element { index, at },
+                    };
+                    continue;
+                }
+            };
+            bytes = rest;
+        }
+    }
+
+    /// Feeds what `source` holds, to its end (or the first difference).
+    pub fn feed_from(&mut self, mut source: impl Read) {
+        let mut chunk = vec![0; CHUNK];
+        while !self.differs() {
+            match source.read(&mut chunk) {
+                Ok(0) => return,
+                Ok(read) => self.feed(&chunk[..read]),
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+                Err(_) => {
+                    self.stage = Stage::Differs;
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// Where the watch of an output stands.
+enum State {
+    /// No [`Expected`] yet: `seen` bytes came.
+    Waiting { seen: u64 },
+    /// Matching, every byte that came fed.
+    Matching(Matcher),
+    /// Nothing to match: no [`Expected`] will come, or a byte differed.
+    Given,
+}
+
+/// A live run's output as its spool's thread sees it, and the channel
+/// its [`Expected`] comes by.
+struct Watched {
+    state: State,
+    expected: Receiver<Option<Expected>>,
+}
+
+impl Watched {
+    /// Takes the [`Expected`] if it came: matches what `spool` holds of
+    /// the `seen` bytes so far.
+    fn try_start(&mut self, spool: &File, seen: u64) {
+        self.state = match self.expected.try_recv() {
+            Err(TryRecvError::Empty) => return,
+            Ok(Some(expected)) => match Matcher::new(expected) {
+                Some(mut matcher) => {
+                    matcher.feed_from(ReadAt { file: spool, at: 0 }.take(seen));
+                    State::Matching(matcher)
+                }
+                None => State::Given,
+            },
+            Ok(None) | Err(TryRecvError::Disconnected) => State::Given,
+        };
+    }
+
+    fn watch(&mut self, spool: &File, chunk: &[u8]) {
+        if let State::Waiting { seen } = self.state {
+            self.try_start(spool, seen);
+            if let State::Waiting { seen } = &mut self.state {
+                *seen += chunk.len() as u64;
+                return;
+            }
+        }
+        if let State::Matching(matcher) = &mut self.state {
+            matcher.feed(chunk);
+            if matcher.differs() {
+                self.state = State::Given;
+            }
+        }
+    }
+}
+
+/// Reads a file from an offset of its own, leaving the file's offset (its
+/// writer's) alone.
+struct ReadAt<'a> {
+    file: &'a File,
+    at: u64,
+}
+
+impl Read for ReadAt<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let read = self.file.read_at(buf, self.at)?;
+        self.at += read as u64;
+        Ok(read)
+    }
+}
+
+/// The watch of one live run's output: the [`Watch`] its spool's thread
+/// runs, the sender of its [`Expected`], and its verdict.
+pub struct Watching {
+    watched: Arc<Mutex<Watched>>,
+    expected: Sender<Option<Expected>>,
+}
+
+impl Watching {
+    /// A watch, and what the spooling thread is to run.
+    pub fn new() -> (Watching, Watch) {
+        let (expected, received) = mpsc::channel();
+        let watched = Arc::new(Mutex::new(Watched {
+            state: State::Waiting { seen: 0 },
+            expected: received,
+        }));
+        let shared = Arc::clone(&watched);
+        let watch: Watch = Box::new(move |spool, chunk| {
+            shared
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .watch(spool, chunk)
+        });
+        (Watching { watched, expected }, watch)
+    }
+
+    /// Gives what the output must be (`None`: nothing, the output is
+    /// judged otherwise): matched from the next chunk on.
+    pub fn expect(&self, expected: Option<Expected>) {
+        // The receiver lives as long as `self`.
+        let _ = self.expected.send(expected);
+    }
+
+    /// Once the run is done: whether its output, spooled in `output`, is
+    /// exactly what was expected (matched now where the watch could not
+    /// start while it came); `false` when nothing was expected.
+    pub fn verdict(&self, output: &File) -> bool {
+        let mut watched = self.watched.lock().unwrap_or_else(PoisonError::into_inner);
+        match &mut watched.state {
+            State::Matching(matcher) => return matcher.matched(),
+            State::Given => return false,
+            State::Waiting { .. } => {}
+        }
+        let Ok(Some(expected)) = watched.expected.try_recv() else {
+            return false;
+        };
+        let Some(mut matcher) = Matcher::new(expected) else {
+            return false;
+        };
+        matcher.feed_from(ReadAt {
+            file: output,
+            at: 0,
+        });
+        matcher.matched()
+    }
+}
+
+#[cfg(test)]
+#[path = "as_golden_tests.rs"]
+mod tests;
