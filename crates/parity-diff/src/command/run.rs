@@ -42,7 +42,12 @@ pub use crate::judge::LedgerUse;
 use crate::ledger::rules::RuleFinding;
 use crate::ledger::Entry;
 use crate::record::{CaseRecord, CaseState};
-use crate::report::{Consumer, FileInfo, KnownOps, Problem, ReportOptions, RunInfo, Sink, Totals};
+use crate::report::{
+    Consumer, FileInfo, Format, KnownOps, Problem, ReportOptions, RunInfo, Sink, Totals,
+};
+pub use started::Started;
+
+mod started;
 
 /// The `run` command's inputs.
 #[derive(Debug, Clone)]
@@ -161,7 +166,7 @@ fn golden_problem(entry: &FileEntry) -> Option<Problem> {
 fn run_prepared(
     entry: &FileEntry,
     prepared: &Prepared,
-    args: &RunArgs,
+    (args, started): (&RunArgs, Option<Live>),
     leaks: &LeakLog,
 ) -> Option<Ran> {
     let oracle = |batch: &[u8]| args.oracle.run_noting(batch, args.limits, leaks);
@@ -177,14 +182,15 @@ fn run_prepared(
         }
         Prepared::Large(large) => {
             if runs_live(args) {
-                return Some(
-                    match live::start(entry, large.selection.as_ref(), &args.oracle, args.limits) {
-                        Some(live) => Ran::Live(live),
-                        None => Ran::Memory(FileRun::BadGolden(
-                            "cannot start a thread for the oracle's run".into(),
-                        )),
-                    },
-                );
+                let live = started.or_else(|| {
+                    live::start(entry, large.selection.as_ref(), &args.oracle, args.limits)
+                });
+                return Some(match live {
+                    Some(live) => Ran::Live(live),
+                    None => Ran::Memory(FileRun::BadGolden(
+                        "cannot start a thread for the oracle's run".into(),
+                    )),
+                });
             }
             if let Some(mut output) = run_large(entry, large, &args.oracle, args.limits, leaks) {
                 if same_on_every_run(entry, large, args, leaks, &mut output) {
@@ -346,15 +352,31 @@ fn prepare(
 /// The case files a run lists and its plan. A rerun says on stderr what
 /// it selected.
 pub fn plan(args: &RunArgs) -> Result<(Vec<FileEntry>, Plan), InputError> {
+    let files = list(args)?;
+    let plan = plan_listed(args, &files)?;
+    Ok((files, plan))
+}
+
+/// The case files a run lists (its goldens' directory checked).
+fn list(args: &RunArgs) -> Result<Vec<FileEntry>, InputError> {
     let corpus = &args.corpus;
     let files = corpus.case_files()?;
     crate::corpus::require_dir("golden", &corpus.golden)?;
-    let plan = Plan::new(corpus, &files, args.wanted(), args.timings.as_ref())?;
+    Ok(files)
+}
+
+/// The plan of a run of the listed `files`. A rerun says on stderr what
+/// it selected.
+fn plan_listed(args: &RunArgs, files: &[FileEntry]) -> Result<Plan, InputError> {
+    // Only the JSON report records the corpus's fingerprint.
+    let fingerprint = args.report.format == Format::Json;
+    let timings = args.timings.as_ref();
+    let plan = Plan::planned(&args.corpus, files, args.wanted(), (timings, fingerprint))?;
     if let (Some(count), Some(rerun)) = (&plan.rerun, &args.rerun) {
         let note = count.note(&rerun.source, args.suite.as_deref());
         let _ = writeln!(io::stderr(), "parity-diff: {note}");
     }
-    Ok((files, plan))
+    Ok(plan)
 }
 
 /// How many cases a prepared file sends to the oracle; `None` when it
@@ -380,7 +402,8 @@ pub fn run_corpus<C: Consumer>(
     consumer: &mut C,
 ) -> Result<Vec<FileTime>, InputError> {
     let (files, plan) = plan(args)?;
-    run_planned(args, (&files, &plan), ledger, consumer)
+    let planned = (&files[..], &plan, Started::none());
+    run_planned(args, planned, ledger, consumer)
 }
 
 /// A consumer that notes which ledger entries met their case: every
@@ -470,11 +493,11 @@ fn warn_of_leaks<C: Consumer>(consumer: &mut C, file: &str, leaks: &[Leak]) -> i
 /// processes they left holding their output, and how long they took.
 type Outcome = (Option<Ran>, Vec<Leak>, Duration);
 
-/// Runs a planned corpus; returns each file's oracle time, in corpus
-/// order.
+/// Runs a planned corpus (the live runs `started` before it was planned
+/// among its jobs); returns each file's oracle time, in corpus order.
 pub fn run_planned<C: Consumer>(
     args: &RunArgs,
-    (files, plan): (&[FileEntry], &Plan),
+    (files, plan, started): (&[FileEntry], &Plan, Started),
     ledger: Option<&mut LedgerUse>,
     consumer: &mut C,
 ) -> Result<Vec<FileTime>, InputError> {
@@ -515,15 +538,15 @@ pub fn run_planned<C: Consumer>(
             wanted,
             ledger.borrow_mut().as_deref_mut(),
         );
-        (!matches!(prepared, Prepared::Skip)).then_some((entry, prepared))
+        (!matches!(prepared, Prepared::Skip)).then_some((position, entry, prepared))
     });
-    let run_one = |(entry, prepared): &(&FileEntry, Prepared)| {
+    let run_one = |(position, entry, prepared): &(usize, &FileEntry, Prepared)| {
         let leaks = LeakLog::default();
-        let started = Instant::now();
-        let ran = run_prepared(entry, prepared, args, &leaks);
-        (ran, leaks.into_leaks(), started.elapsed())
+        let began = Instant::now();
+        let ran = run_prepared(entry, prepared, (args, started.take(*position)), &leaks);
+        (ran, leaks.into_leaks(), began.elapsed())
     };
-    let report_one = |(entry, prepared): (&FileEntry, Prepared),
+    let report_one = |(_, entry, prepared): (usize, &FileEntry, Prepared),
                       (ran, mut leaks, mut elapsed): Outcome| {
         let mut sent = cases_sent(&prepared).filter(|_| ran.is_some());
         let reported = (|| {
@@ -645,7 +668,10 @@ pub fn record_timings(args: &RunArgs, times: &[FileTime]) -> Result<(), InputErr
 /// Runs `run`.
 pub fn run_command(args: &RunArgs, out: impl Write) -> Result<Totals, InputError> {
     let mut ledger = LedgerUse::open(args.ledger.as_deref(), &args.ledger_path(), false)?;
-    let (files, plan) = plan(args)?;
+    let files = list(args)?;
+    // Dropped (on an error below too), a run started waits for its oracle.
+    let started = Started::start(args, &files, ledger.is_some());
+    let plan = plan_listed(args, &files)?;
     let run = RunInfo {
         command: "run",
         shard: plan.shard_info(),
@@ -654,7 +680,7 @@ pub fn run_command(args: &RunArgs, out: impl Write) -> Result<Totals, InputError
         suites: Vec::new(),
     };
     let mut sink = Sink::new(out, args.report, run);
-    let times = run_planned(args, (&files, &plan), ledger.as_mut(), &mut sink)?;
+    let times = run_planned(args, (&files, &plan, started), ledger.as_mut(), &mut sink)?;
     let totals = sink.finish()?;
     record_timings(args, &times)?;
     Ok(totals)

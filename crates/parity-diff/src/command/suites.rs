@@ -64,8 +64,13 @@ pub fn run_suites(
     let mut sink = Sink::new(out, report, run);
     let mut times = Vec::with_capacity(suites.len());
     for (suite, (mut ledger, (files, plan))) in suites.iter().zip(prepared) {
-        let timed = run::run_planned(&suite.args, (&files, &plan), ledger.as_mut(), &mut sink)
-            .map_err(in_suite(&suite.name))?;
+        let timed = run::run_planned(
+            &suite.args,
+            (&files, &plan, run::Started::none()),
+            ledger.as_mut(),
+            &mut sink,
+        )
+        .map_err(in_suite(&suite.name))?;
         times.push(timed);
     }
     let totals = sink.finish()?;

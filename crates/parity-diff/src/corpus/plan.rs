@@ -208,6 +208,19 @@ impl Plan {
         wanted: Wanted<'_>,
         timings: Option<&Timings>,
     ) -> Result<Self, InputError> {
+        Plan::planned(corpus, files, wanted, (timings, true))
+    }
+
+    /// [`new`](Self::new), the corpus fingerprinted only when
+    /// `fingerprint` (else [`CorpusInfo::fingerprint`] is empty): it
+    /// hashes every byte of every file, and only the JSON report records
+    /// it.
+    pub fn planned(
+        corpus: &Corpus,
+        files: &[FileEntry],
+        wanted: Wanted<'_>,
+        (timings, fingerprint): (Option<&Timings>, bool),
+    ) -> Result<Self, InputError> {
         let ops = wanted.ops;
         let mut ranges = Vec::with_capacity(files.len());
         let mut arrays = Vec::with_capacity(files.len());
@@ -223,6 +236,9 @@ impl Plan {
         let mut readable = Vec::with_capacity(files.len());
         let (case_hashes, golden_hashes) = std::thread::scope(|scope| {
             let hashing = scope.spawn(|| {
+                if !fingerprint {
+                    return (Vec::new(), Vec::new());
+                }
                 let cases: Vec<Option<u64>> = files
                     .iter()
                     .map(|entry| hash_of(&entry.case_path, entry.broken.as_ref()))
@@ -305,7 +321,10 @@ impl Plan {
         }
         let bytes: Vec<&[u8]> = parts.iter().map(|part| part.as_bytes()).collect();
         let info = CorpusInfo {
-            fingerprint: format!("{:016x}", fnv1a(&bytes)),
+            fingerprint: match fingerprint {
+                true => format!("{:016x}", fnv1a(&bytes)),
+                false => String::new(),
+            },
             case_files: files.iter().map(|entry| entry.name.clone()).collect(),
             golden_files: goldens.into_iter().map(|entry| entry.name).collect(),
             cases: total,

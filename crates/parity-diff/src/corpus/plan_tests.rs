@@ -405,3 +405,23 @@ fn shards_balanced_by_timings_are_recorded_and_deterministic() {
         Some((0, 3, None))
     );
 }
+
+#[test]
+fn a_plan_not_fingerprinted_is_the_same_plan_with_no_fingerprint() {
+    let dir = layout();
+    let corpus = corpus(dir.path(), None);
+    let files = corpus.case_files().unwrap();
+    let fingerprinted = Plan::planned(&corpus, &files, Wanted::ops(&[]), (None, true)).unwrap();
+    let mut plain = Plan::planned(&corpus, &files, Wanted::ops(&[]), (None, false)).unwrap();
+    assert_eq!(plain.info.fingerprint, "");
+    assert_eq!(fingerprinted.info.fingerprint.len(), 16);
+    plain
+        .info
+        .fingerprint
+        .clone_from(&fingerprinted.info.fingerprint);
+    assert_eq!(plain.info, fingerprinted.info);
+    for position in 0..files.len() {
+        assert_eq!(plain.counted(position), fingerprinted.counted(position));
+        assert_eq!(plain.part(position), fingerprinted.part(position));
+    }
+}

@@ -54,9 +54,18 @@ pub struct Finished {
 type Ran = (Option<File>, Vec<Leak>, Duration);
 
 /// A large file's oracle run under way, and the watch of its output.
+/// Dropped unreported, it waits for the run: no oracle outlives `run`.
 pub struct Live {
-    run: JoinHandle<Ran>,
+    run: Option<JoinHandle<Ran>>,
     watching: Watching,
+}
+
+impl Drop for Live {
+    fn drop(&mut self) {
+        if let Some(run) = self.run.take() {
+            let _ = run.join();
+        }
+    }
 }
 
 /// Starts a large file's run (of the cases `selection` names, or every
@@ -80,7 +89,10 @@ pub fn start(
             (output, leaks.into_leaks(), started.elapsed())
         })
         .ok()?;
-    Some(Live { run, watching })
+    Some(Live {
+        run: Some(run),
+        watching,
+    })
 }
 
 /// How a live run was reported.
@@ -101,7 +113,7 @@ pub fn report_live<C: Consumer>(
     consumer: &mut C,
     entry: &FileEntry,
     large: &Large,
-    live: Live,
+    mut live: Live,
     ledger: Option<&Ledger>,
 ) -> io::Result<Judged> {
     // Without a ledger an identical case is only counted, by a report
@@ -118,9 +130,12 @@ pub fn report_live<C: Consumer>(
         golden: entry.golden_path.clone(),
         spans: spans.clone(),
     }));
-    let (output, leaks, elapsed) = match live.run.join() {
-        Ok(ran) => ran,
-        Err(panic) => std::panic::resume_unwind(panic),
+    let ran = live.run.take().map(JoinHandle::join);
+    let (output, leaks, elapsed) = match ran {
+        Some(Ok(ran)) => ran,
+        Some(Err(panic)) => std::panic::resume_unwind(panic),
+        // Taken only here, once: as a run that failed, were it again.
+        None => (None, Vec::new(), Duration::ZERO),
     };
     let passing = match golden {
         Ok(passing) => passing,

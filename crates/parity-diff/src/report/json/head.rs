@@ -30,7 +30,8 @@ pub struct ShardInfo {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct CorpusInfo {
     /// A hash over the listed case files' and goldens' relative paths
-    /// and bytes.
+    /// and bytes (empty in a run whose report is not JSON: it is not
+    /// computed).
     pub fingerprint: String,
     /// The case files the filter selected, relative to the cases
     /// directory, in order.
