@@ -82,6 +82,14 @@ pub fn read(raw: &[u8]) -> Option<Head> {
     }
     let string = |bytes: Option<&[u8]>| -> Option<Option<JsString>> {
         match bytes {
+            // No escape: the string is its bytes (serde_json checked they
+            // are UTF-8 and hold no control character), as the parse
+            // would read them.
+            Some([b'"', inner @ .., b'"']) if memchr::memchr(b'\\', inner).is_none() => {
+                std::str::from_utf8(inner)
+                    .ok()
+                    .map(|text| Some(JsString::from(text)))
+            }
             Some(bytes) if bytes.first() == Some(&b'"') => {
                 let value = js::parse(bytes, TextMode::LossyUtf8).ok()?;
                 value.as_js_string().cloned().map(Some)
@@ -183,6 +191,8 @@ mod tests {
             b"\"op\"",
             b"null",
             b"\xff",
+            "{\"op\":\"\u{e9}\u{2713}\u{1f600}\",\"name\":\"x y\"}".as_bytes(),
+            br#"{"op":"","name":"\/"}"#,
         ];
         for raw in answered {
             let head = read(raw).unwrap_or_else(|| panic!("{:?}", String::from_utf8_lossy(raw)));
@@ -195,6 +205,8 @@ mod tests {
             b"{\"op\":\"\xff\"}",
             br#"{"op":"a",}"#,
             br#"{"op":"a"} x"#,
+            b"{\"op\":\"a\x01b\"}",
+            b"{\"op\":\"a\tb\"}",
         ];
         for raw in left_to_the_parse {
             assert_eq!(read(raw), None, "{:?}", String::from_utf8_lossy(raw));
@@ -227,5 +239,34 @@ mod tests {
             read(shallow.as_bytes()).unwrap().op.unwrap().as_str(),
             Some("s")
         );
+    }
+
+    proptest::proptest! {
+        /// Wherever the walk answers, it answers as the parse does, for
+        /// objects whose `op` and `name` hold any characters, escaped or
+        /// not.
+        #[test]
+        fn a_head_read_is_the_parse_s(
+            op in "(\\PC|[\"\\\\/\u{1}\t\u{7f}\u{e9}\u{1f600}]|\\\\[nt\"\\\\/]|\\\\u00[0-9a-f]{2}){0,6}",
+            name in proptest::option::of("[ a-z\\\\\"\u{e9}]{0,4}"),
+            other in "[a-z]{0,3}",
+        ) {
+            let mut raw = format!("{{\"{other}\":[1],\"op\":\"{op}\"");
+            if let Some(name) = &name {
+                raw.push_str(&format!(",\"name\":\"{name}\""));
+            }
+            raw.push('}');
+            let plain = |text: &str| !text.chars().any(|c| c == '\\' || c == '"' || c < ' ');
+            match read(raw.as_bytes()) {
+                Some(head) => proptest::prop_assert_eq!(head, parsed(raw.as_bytes()), "{}", raw),
+                // Without an escape, a quote or a control character, the
+                // walk needs no parse.
+                None => proptest::prop_assert!(
+                    !(plain(&op) && name.as_deref().is_none_or(plain)),
+                    "{}",
+                    raw
+                ),
+            }
+        }
     }
 }
