@@ -6,7 +6,8 @@ use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
 use crate::exec::file_run::judge_slot;
-use crate::exec::stream::cases::{CaseReader, Watch};
+use crate::exec::stream::cases::{CaseReader, CaseSource, Watch};
+use crate::exec::stream::prefetch::Prefetched;
 use crate::exec::stream::gate::Gate;
 use crate::judge::golden::{split_elements, NotAnArray};
 use crate::judge::pairing::{
@@ -38,9 +39,10 @@ pub fn read_file(what: &str, path: &Path) -> Result<Vec<u8>, InputError> {
 }
 
 /// Opens a file, or standard input for `-`, to be read as a stream.
-pub fn open_input(what: &str, path: &str) -> Result<Box<dyn Read>, InputError> {
+pub fn open_input(what: &str, path: &str) -> Result<Box<dyn Read + Send>, InputError> {
     if path == "-" {
-        return Ok(Box::new(io::stdin().lock()));
+        // Not locked: a case file is read on a thread of its own.
+        return Ok(Box::new(io::stdin()));
     }
     Ok(Box::new(open_file(what, Path::new(path))?))
 }
@@ -134,10 +136,15 @@ pub fn compare_command(args: &CompareArgs, out: impl Write) -> Result<Totals, In
         actual: ElementReader::new(open_input("results", &args.results)?, VALIDATED),
         golden: ElementReader::new(open_input("golden", &args.golden)?, VALIDATED),
         cases: match &args.cases {
-            Some(path) => Some(CaseReader::new(
-                &base_name(path),
-                open_input("case file", path)?,
-            )),
+            Some(path) => {
+                let reader = CaseReader::new(&base_name(path), open_input("case file", path)?);
+                // Read ahead on a thread of its own while this one reads
+                // the results and the golden.
+                Some(match Prefetched::start(reader) {
+                    Ok(ahead) => Box::new(ahead) as Box<dyn CaseSource>,
+                    Err(reader) => Box::new(reader),
+                })
+            }
             None => None,
         },
     };
@@ -202,7 +209,7 @@ const VALIDATED: Mode = Mode::Strict { validate: true };
 struct Inputs {
     actual: ElementReader<Box<dyn Read>>,
     golden: ElementReader<Box<dyn Read>>,
-    cases: Option<CaseReader<Box<dyn Read>>>,
+    cases: Option<Box<dyn CaseSource>>,
 }
 
 /// Compares the inputs case by case, through the one pairing ([`pair`]):

@@ -14,7 +14,7 @@ use std::io::{self, Read, Write};
 use crate::corpus::cases::{Case, CaseFile};
 use crate::error::InputError;
 use crate::exec::oracle::{results, OracleFailure};
-use crate::exec::stream::cases::CaseReader;
+use crate::exec::stream::cases::CaseSource;
 use crate::judge::scan::{ElementReader, ReadError};
 
 /// A case file, read by position. Every call asks for a position after
@@ -251,14 +251,14 @@ impl Results for HeldResults<'_> {
 
 /// A case file read as a stream, `error` saying what a read error
 /// means.
-pub struct StreamedCases<'r, R, E> {
+pub struct StreamedCases<'r, S, E> {
     /// The cases.
-    pub reader: &'r mut CaseReader<R>,
+    pub reader: &'r mut S,
     /// A read error, as the caller reports it.
     pub error: &'r dyn Fn(ReadError) -> E,
 }
 
-impl<R: Read, E> Cases for StreamedCases<'_, R, E> {
+impl<S: CaseSource, E> Cases for StreamedCases<'_, S, E> {
     type Error = E;
 
     fn case_at(&mut self, index: usize) -> Result<Option<Case<'_>>, E> {

@@ -29,21 +29,16 @@ impl<R: Read> CaseReader<R> {
     /// The next case (parsed for its op and identity), `None` after the
     /// last; an error when the file turns out not to be an array.
     pub fn next_case(&mut self) -> Result<Option<Case<'_>>, ReadError> {
-        let Some(element) = self.elements.next_element()? else {
+        let Some((item, raw)) = read_case(&mut self.elements, &self.file)? else {
             return Ok(None);
         };
-        let start = element.offset as usize;
-        let span = start..start + element.bytes.len();
-        let item = self.item.insert(CaseItem::read(
-            &self.file,
-            element.bytes,
-            span,
-            element.line,
-        ));
-        Ok(Some(Case {
-            item,
-            raw: element.bytes,
-        }))
+        let item = self.item.insert(item);
+        Ok(Some(Case { item, raw }))
+    }
+
+    /// [`next_case`](Self::next_case), the case's item given, not kept.
+    pub fn next_owned(&mut self) -> Result<Option<(CaseItem, &[u8])>, ReadError> {
+        read_case(&mut self.elements, &self.file)
     }
 
     /// The next case's raw bytes alone (nothing parsed).
@@ -54,6 +49,57 @@ impl<R: Read> CaseReader<R> {
     /// How many cases were read so far.
     pub fn cases_read(&self) -> usize {
         self.elements.elements_read()
+    }
+}
+
+/// The next element of `elements` as a case of `file`, and its bytes.
+fn read_case<'e, R: Read>(
+    elements: &'e mut ElementReader<R>,
+    file: &str,
+) -> Result<Option<(CaseItem, &'e [u8])>, ReadError> {
+    let Some(element) = elements.next_element()? else {
+        return Ok(None);
+    };
+    let start = element.offset as usize;
+    let span = start..start + element.bytes.len();
+    let item = CaseItem::read(file, element.bytes, span, element.line);
+    Ok(Some((item, element.bytes)))
+}
+
+/// What reads a case file case by case, front to back: a [`CaseReader`]
+/// on the caller's thread, or one on its own
+/// ([`Prefetched`](super::prefetch::Prefetched)).
+pub trait CaseSource {
+    /// The next case (parsed for its op and identity), `None` after the
+    /// last.
+    fn next_case(&mut self) -> Result<Option<Case<'_>>, ReadError>;
+    /// The next case's raw bytes.
+    fn next_raw(&mut self) -> Result<Option<&[u8]>, ReadError>;
+    /// How many cases were read so far.
+    fn cases_read(&self) -> usize;
+}
+
+impl<S: CaseSource + ?Sized> CaseSource for Box<S> {
+    fn next_case(&mut self) -> Result<Option<Case<'_>>, ReadError> {
+        (**self).next_case()
+    }
+    fn next_raw(&mut self) -> Result<Option<&[u8]>, ReadError> {
+        (**self).next_raw()
+    }
+    fn cases_read(&self) -> usize {
+        (**self).cases_read()
+    }
+}
+
+impl<R: Read> CaseSource for CaseReader<R> {
+    fn next_case(&mut self) -> Result<Option<Case<'_>>, ReadError> {
+        CaseReader::next_case(self)
+    }
+    fn next_raw(&mut self) -> Result<Option<&[u8]>, ReadError> {
+        CaseReader::next_raw(self)
+    }
+    fn cases_read(&self) -> usize {
+        CaseReader::cases_read(self)
     }
 }
 

@@ -6,6 +6,8 @@
 //!
 //! - [`cases`]: a case file's cases one at a time, and what a pass over
 //!   them learns (the selected positions, two cases with one identity).
+//! - [`prefetch`]: a case file read on a thread of its own, ahead of
+//!   the comparison (`compare --cases`).
 //! - [`run`](mod@run): `run`'s large files, streamed through the oracle.
 //! - [`live`]: a large file's oracle run on a thread of its own while
 //!   its cases are counted as identical ([`passing`]), which is the
@@ -20,4 +22,5 @@ pub mod cases;
 pub mod gate;
 pub mod live;
 pub mod passing;
+pub mod prefetch;
 pub mod run;
