@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 
 use crate::exec::file_run::judge_slot;
 use crate::exec::stream::cases::{CaseReader, CaseSource, Watch};
-use crate::exec::stream::prefetch::Prefetched;
 use crate::exec::stream::gate::Gate;
+use crate::exec::stream::prefetch::Prefetched;
 use crate::judge::golden::{split_elements, NotAnArray};
 use crate::judge::pairing::{
     pair, HeldCases, Rule, Slot, Streamed, StreamedCases, StreamedResults,

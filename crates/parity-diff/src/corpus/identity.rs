@@ -114,7 +114,18 @@ impl<R: Read> Read for HashingReader<R> {
 /// The short hash that names a case without a name: 12 hex digits of the
 /// FNV-1a hash of its raw bytes.
 pub fn short_hash(bytes: &[u8]) -> String {
-    format!("{:012x}", fnv1a(&[bytes]) >> 16)
+    // `format!("{:012x}")` of the 48 bits kept, without the formatter:
+    // every unnamed case of a run is hashed.
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let hash = fnv1a(&[bytes]) >> 16;
+    let mut digits = [0u8; 12];
+    for (at, digit) in digits.iter_mut().enumerate() {
+        *digit = HEX[(hash >> (4 * (11 - at))) as usize & 0xf];
+    }
+    digits
+        .iter()
+        .map(|&digit| char::from(digit))
+        .collect::<String>()
 }
 
 /// The fingerprint of a divergence: 16 hex digits hashing the golden's
@@ -308,6 +319,14 @@ mod tests {
 
     fn value(text: &str) -> Value {
         js::parse(text.as_bytes(), TextMode::LossyUtf8).unwrap()
+    }
+
+    #[test]
+    fn a_short_hash_is_the_hash_s_top_48_bits_in_12_hex_digits() {
+        for bytes in [&b""[..], b"a", b"foobar", b"[1,2]", &[0xff; 40]] {
+            assert_eq!(short_hash(bytes), format!("{:012x}", fnv1a(&[bytes]) >> 16));
+        }
+        assert_eq!(short_hash(b"foobar"), "85944171f739");
     }
 
     #[test]

@@ -103,7 +103,9 @@ impl Prefetched {
 
     /// The raw bytes of the case at `at` of the batch.
     fn raw_at(&self, at: usize) -> &[u8] {
-        let start = at.checked_sub(1).map_or(0, |before| self.batch.ends[before]);
+        let start = at
+            .checked_sub(1)
+            .map_or(0, |before| self.batch.ends[before]);
         &self.batch.bytes[start..self.batch.ends[at]]
     }
 }

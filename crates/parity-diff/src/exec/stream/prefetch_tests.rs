@@ -97,13 +97,16 @@ impl std::io::Read for Flagged {
 
 impl Drop for Flagged {
     fn drop(&mut self) {
-        self.dropped.store(true, std::sync::atomic::Ordering::SeqCst);
+        self.dropped
+            .store(true, std::sync::atomic::Ordering::SeqCst);
     }
 }
 
 #[test]
 fn a_reader_dropped_early_stops_its_thread() {
-    let many: Vec<String> = (0..BATCH_CASES * (AHEAD + 4)).map(|n| n.to_string()).collect();
+    let many: Vec<String> = (0..BATCH_CASES * (AHEAD + 4))
+        .map(|n| n.to_string())
+        .collect();
     let file = format!("[{}]", many.join(","));
     let dropped = std::sync::Arc::default();
     let source = Flagged {
@@ -120,7 +123,10 @@ fn a_reader_dropped_early_stops_its_thread() {
     drop(ahead);
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
     while !dropped.load(std::sync::atomic::Ordering::SeqCst) {
-        assert!(std::time::Instant::now() < deadline, "the thread did not stop");
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the thread did not stop"
+        );
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
 }

@@ -1,8 +1,8 @@
 use proptest::prelude::*;
 
 use super::*;
-use crate::judge::scan::Mode;
 use crate::exec::stream::cases::CaseReader;
+use crate::judge::scan::Mode;
 
 /// What a slot holds, owned: its position, its case's bytes, the golden's
 /// element, the result (or its failure's message).
