@@ -142,7 +142,7 @@ pub fn compare_command(args: &CompareArgs, out: impl Write) -> Result<Totals, In
                 // the results and the golden.
                 Some(match Prefetched::start(reader) {
                     Ok(ahead) => Box::new(ahead) as Box<dyn CaseSource>,
-                    Err(reader) => Box::new(reader),
+                    Err(reader) => reader,
                 })
             }
             None => None,

@@ -51,7 +51,9 @@ pub struct Prefetched {
 impl Prefetched {
     /// Reads `reader`'s cases on a new thread; gives `reader` back when
     /// no thread can be had (the caller reads them itself).
-    pub fn start<R: Read + Send + 'static>(reader: CaseReader<R>) -> Result<Self, CaseReader<R>> {
+    pub fn start<R: Read + Send + 'static>(
+        reader: CaseReader<R>,
+    ) -> Result<Self, Box<CaseReader<R>>> {
         let (send, batches) = mpsc::sync_channel(AHEAD);
         let (hand, handed) = mpsc::channel();
         let spawned = thread::Builder::new()
@@ -62,7 +64,7 @@ impl Prefetched {
                 read_ahead(reader, &send);
             });
         if spawned.is_err() {
-            return Err(reader);
+            return Err(Box::new(reader));
         }
         // The thread waits for it: the send cannot fail.
         let _ = hand.send(reader);
