@@ -145,10 +145,9 @@ fn read_ahead<R: Read>(mut reader: CaseReader<R>, send: &SyncSender<Sent>) {
                 batch.bytes.extend_from_slice(raw);
                 batch.ends.push(batch.bytes.len());
                 batch.items.push(item);
-                if batch.bytes.len() >= BATCH_BYTES || batch.items.len() >= BATCH_CASES {
-                    if send.send(Ok(std::mem::take(&mut batch))).is_err() {
-                        return;
-                    }
+                let full = batch.bytes.len() >= BATCH_BYTES || batch.items.len() >= BATCH_CASES;
+                if full && send.send(Ok(std::mem::take(&mut batch))).is_err() {
+                    return;
                 }
             }
             Ok(None) => {
