@@ -19,11 +19,14 @@ use crate::judge::scan::ReadError;
 /// How many batches may wait.
 const AHEAD: usize = 4;
 
-/// A batch closes once its cases' bytes pass this.
-const BATCH_BYTES: usize = 1 << 20;
+/// A batch closes once its cases' bytes pass this. With the batch being
+/// filled and the one being taken, at most `AHEAD + 2` are held: well
+/// under a MiB (`tests/memory.rs` holds memory to a few MiB over the
+/// smallest input's).
+const BATCH_BYTES: usize = 128 * 1024;
 
 /// A batch closes with this many cases, whatever their bytes.
-const BATCH_CASES: usize = 4096;
+const BATCH_CASES: usize = 1024;
 
 /// Cases read ahead: each with its raw bytes (`bytes[ends[i - 1]..ends[i]]`).
 #[derive(Default)]
@@ -31,6 +34,17 @@ struct Batch {
     items: Vec<CaseItem>,
     bytes: Vec<u8>,
     ends: Vec<usize>,
+}
+
+impl Batch {
+    /// An empty batch with room for a full one's bytes (grown by
+    /// doubling, a batch could hold twice them).
+    fn new() -> Self {
+        Batch {
+            bytes: Vec::with_capacity(BATCH_BYTES + BATCH_BYTES / 4),
+            ..Batch::default()
+        }
+    }
 }
 
 /// What the reading thread sends: a batch, or the error that ended it.
@@ -138,7 +152,7 @@ impl CaseSource for Prefetched {
 /// Reads every case into batches until the file ends, it fails, or
 /// nobody takes them any more.
 fn read_ahead<R: Read>(mut reader: CaseReader<R>, send: &SyncSender<Sent>) {
-    let mut batch = Batch::default();
+    let mut batch = Batch::new();
     loop {
         match reader.next_owned() {
             Ok(Some((item, raw))) => {
@@ -146,7 +160,11 @@ fn read_ahead<R: Read>(mut reader: CaseReader<R>, send: &SyncSender<Sent>) {
                 batch.ends.push(batch.bytes.len());
                 batch.items.push(item);
                 let full = batch.bytes.len() >= BATCH_BYTES || batch.items.len() >= BATCH_CASES;
-                if full && send.send(Ok(std::mem::take(&mut batch))).is_err() {
+                if full
+                    && send
+                        .send(Ok(std::mem::replace(&mut batch, Batch::new())))
+                        .is_err()
+                {
                     return;
                 }
             }
@@ -157,7 +175,11 @@ fn read_ahead<R: Read>(mut reader: CaseReader<R>, send: &SyncSender<Sent>) {
                 return;
             }
             Err(error) => {
-                if !batch.items.is_empty() && send.send(Ok(std::mem::take(&mut batch))).is_err() {
+                if !batch.items.is_empty()
+                    && send
+                        .send(Ok(std::mem::replace(&mut batch, Batch::new())))
+                        .is_err()
+                {
                     return;
                 }
                 let _ = send.send(Err(error));
