@@ -4,9 +4,9 @@
 //! read as [`CaseReader`] reads it (its op and identity), so what the
 //! comparison gets is the same, case for case, in the same order.
 //!
-//! At most [`AHEAD`] batches of about [`BATCH_BYTES`] (or one case, when
-//! it is larger) wait to be taken: memory stays bounded by the file's
-//! largest case, not its size.
+//! At most four batches of about 128 KiB (or one case, when it is
+//! larger) wait to be taken: memory stays bounded by the file's largest
+//! case, not its size.
 
 use std::io::Read;
 use std::sync::mpsc::{self, Receiver, SyncSender};
