@@ -102,9 +102,15 @@ impl<W: Write> Consumer for Collector<W> {
         self.sink.wants_passing()
     }
 
-    fn counted(&mut self, op: Option<&str>, unknown_op: bool, state: CaseState) -> io::Result<()> {
-        self.file_cases += 1;
-        self.sink.counted(op, unknown_op, state)
+    fn counted(
+        &mut self,
+        op: Option<&str>,
+        unknown_op: bool,
+        state: CaseState,
+        cases: u64,
+    ) -> io::Result<()> {
+        self.file_cases += cases as usize;
+        self.sink.counted(op, unknown_op, state, cases)
     }
 
     fn begin_file(&mut self, file: FileInfo) -> io::Result<()> {

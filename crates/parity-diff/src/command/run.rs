@@ -25,7 +25,8 @@ use std::time::{Duration, Instant};
 use crate::command::arrays;
 use crate::corpus::cases::CaseFile;
 use crate::corpus::identity::{path_text, CaseId};
-use crate::corpus::plan::{self, Part, Plan, Selection};
+use crate::corpus::op_runs::OpRuns;
+use crate::corpus::plan::{self, Part, Plan, Planning, Selection};
 use crate::corpus::rerun::RerunFiles;
 use crate::corpus::timings::{self, FileTime, Timings};
 use crate::corpus::wanted::{FileWanted, Wanted};
@@ -253,12 +254,16 @@ enum Read {
     Large(stream::run::Survey),
 }
 
+/// What the plan learned of a file, when it counted it: whether it is an
+/// array, its cases, and (every case wanted) each case's op.
+type Planned<'p> = Option<(bool, usize, Option<&'p OpRuns>)>;
+
 /// Reads a file's cases and golden, and decides what its run compares:
 /// the same steps for a file held in memory and a large one read through
 /// (its cases surveyed, its golden checked and counted).
 fn prepare(
     entry: &FileEntry,
-    (part, large, planned): (Part, bool, Option<(bool, usize)>),
+    (part, large, planned): (Part, bool, Planned<'_>),
     live: bool,
     wanted: FileWanted<'_>,
     mut ledger: Option<&mut LedgerUse>,
@@ -268,12 +273,13 @@ fn prepare(
         // What the plan counted is all a survey would learn of a file
         // whose cases are all wanted, with no ledger to mark.
         None if large && wanted.every() && ledger.is_none() && planned.is_some() => {
-            let (is_array, cases) = planned.unwrap_or_default();
+            let (is_array, cases, op_runs) = planned.unwrap_or_default();
             Ok(Read::Large(stream::run::Survey {
                 is_array,
                 cases,
                 selection: plan::select_among(part, true, || (0..cases).collect()),
                 duplicate: None,
+                op_runs: op_runs.cloned(),
             }))
         }
         // The survey marks the ledger's entries as it meets their cases.
@@ -342,6 +348,7 @@ fn prepare(
                     is_array: survey.is_array,
                     cases,
                     selection,
+                    op_runs: survey.op_runs,
                 }),
                 Err(failure) => Prepared::Problem(error(failure.message, 0)),
             }
@@ -370,8 +377,14 @@ fn list(args: &RunArgs) -> Result<Vec<FileEntry>, InputError> {
 fn plan_listed(args: &RunArgs, files: &[FileEntry]) -> Result<Plan, InputError> {
     // Only the JSON report records the corpus's fingerprint.
     let fingerprint = args.report.format == Format::Json;
-    let timings = args.timings.as_ref();
-    let plan = Plan::planned(&args.corpus, files, args.wanted(), (timings, fingerprint))?;
+    let planning = Planning {
+        timings: args.timings.as_ref(),
+        fingerprint,
+        // A large file run live counts its identical cases by the plan's
+        // ops, not reading its case file again.
+        op_runs: runs_live(args).then_some(stream::run::streams as fn(&FileEntry) -> bool),
+    };
+    let plan = Plan::planned(&args.corpus, files, args.wanted(), planning)?;
     if let (Some(count), Some(rerun)) = (&plan.rerun, &args.rerun) {
         let note = count.note(&rerun.source, args.suite.as_deref());
         let _ = writeln!(io::stderr(), "parity-diff: {note}");
@@ -431,12 +444,18 @@ impl<C: Consumer> Consumer for Watched<'_, C> {
     fn wants_passing(&self) -> bool {
         self.inner.wants_passing()
     }
-    fn counted(&mut self, op: Option<&str>, unknown_op: bool, state: CaseState) -> io::Result<()> {
+    fn counted(
+        &mut self,
+        op: Option<&str>,
+        unknown_op: bool,
+        state: CaseState,
+        cases: u64,
+    ) -> io::Result<()> {
         let unknown_op = match self.known_ops {
             Some(known) => known.unknown(op, unknown_op),
             None => unknown_op,
         };
-        self.inner.counted(op, unknown_op, state)
+        self.inner.counted(op, unknown_op, state, cases)
     }
     fn begin_file(&mut self, file: FileInfo) -> io::Result<()> {
         self.inner.begin_file(file)
@@ -531,9 +550,12 @@ pub fn run_planned<C: Consumer>(
         }
         let large = stream::run::streams(entry);
         let wanted = plan.wanted_of(position, &entry.name, args.wanted());
+        let planned = plan
+            .counted(position)
+            .map(|(is_array, cases)| (is_array, cases, plan.op_runs(position)));
         let prepared = prepare(
             entry,
-            (part, large, plan.counted(position)),
+            (part, large, planned),
             large && runs_live(args),
             wanted,
             ledger.borrow_mut().as_deref_mut(),

@@ -43,10 +43,12 @@ impl CaseItem {
         }
     }
 
-    /// The op of the case whose raw bytes are `raw`, as [`read`](Self::read)
-    /// finds it, without its identity.
-    pub fn op_of_raw(raw: &[u8]) -> Option<String> {
-        head_of(raw).op.map(|op| op.to_utf8_lossy().into_owned())
+    /// Hands `with` the op of the case whose raw bytes are `raw`, as
+    /// [`read`](Self::read) finds it, without its identity (and, when it
+    /// has no escape, without a copy).
+    pub fn with_op_of_raw<T>(raw: &[u8], with: impl FnOnce(Option<&str>) -> T) -> T {
+        let op = head_of(raw).op;
+        with(op.as_ref().map(|op| op.to_utf8_lossy()).as_deref())
     }
 }
 

@@ -20,7 +20,8 @@
 //! The corpus stage, what a run reads before any oracle runs: [`glob`]
 //! (`--filter`), [`cases`] (a case file's cases, lines, ops and
 //! identities), [`plan`](mod@plan) (which cases a run sends: `--op`,
-//! `--shard`), [`wanted`] (the one predicate of `--op` and
+//! `--shard`), [`op_runs`] (the ops of a file's cases as the plan counted
+//! them, in runs), [`wanted`] (the one predicate of `--op` and
 //! `--rerun-failed`), [`rerun`] (a report's failures, by identity),
 //! [`balance`] (where shards' ranges fall), [`timings`] (the oracle times
 //! `--record-timings` writes and `--timings` reads), [`identity`] (stable
@@ -32,6 +33,7 @@ pub mod glob;
 pub mod head;
 pub mod identity;
 pub mod lint;
+pub mod op_runs;
 pub mod plan;
 pub mod rerun;
 pub mod timings;

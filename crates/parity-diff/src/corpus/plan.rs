@@ -20,8 +20,9 @@ use std::fs::File;
 use std::ops::Range;
 
 use crate::corpus::balance::Split;
-use crate::corpus::cases::{op_of, CaseFile};
+use crate::corpus::cases::{op_of, CaseFile, CaseItem};
 use crate::corpus::identity::{fnv1a, CaseId, CaseKey, HashingReader};
+use crate::corpus::op_runs::OpRuns;
 use crate::corpus::rerun::{FileRerun, RerunCount};
 use crate::corpus::timings::Timings;
 use crate::corpus::wanted::{FileWanted, Wanted};
@@ -89,6 +90,9 @@ pub struct Plan {
     split: Option<Split>,
     /// With `--timings`: their fingerprint, which reports record.
     timings: Option<u64>,
+    /// Per file of the listing: its cases' ops, when [`Planning::op_runs`]
+    /// asked for them and the file is an array of cases.
+    op_runs: Vec<Option<OpRuns>>,
     /// What reports record about the corpus.
     pub info: CorpusInfo,
     /// With `--rerun-failed`: how many cases it takes, and how many of the
@@ -113,14 +117,39 @@ struct Counted {
     /// With a rerun's keys: how many of them the file holds, whatever
     /// their op.
     met: usize,
+    /// When asked for (every case wanted): each case's op.
+    op_runs: Option<OpRuns>,
+}
+
+/// How a run is planned, besides which cases it wants.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Planning<'t> {
+    /// Balance a shard by recorded time.
+    pub timings: Option<&'t Timings>,
+    /// Fingerprint the corpus (else [`CorpusInfo::fingerprint`] is
+    /// empty): it hashes every byte of every file, and only the JSON
+    /// report records it.
+    pub fingerprint: bool,
+    /// The files whose cases' ops the count keeps ([`Plan::op_runs`]),
+    /// when the run wants every case: those a run compares as they come
+    /// (large files), which then need not read their case file again.
+    pub op_runs: Option<fn(&FileEntry) -> bool>,
 }
 
 /// A file's selected cases, counted as [`CaseFile::read`] splits them
 /// (the one array reader, [`ElementReader`]); with its per-op counts and,
-/// given a rerun's `keys`, which of its cases they name.
-fn count_cases(entry: &FileEntry, ops: &[String], keys: Option<&BTreeSet<CaseKey>>) -> Counted {
+/// given a rerun's `keys`, which of its cases they name; with `op_runs`
+/// and every case wanted, each case's op.
+fn count_cases(
+    entry: &FileEntry,
+    ops: &[String],
+    keys: Option<&BTreeSet<CaseKey>>,
+    op_runs: bool,
+) -> Counted {
+    let every = ops.is_empty() && keys.is_none();
     let mut counted = Counted {
         per_op: vec![0; ops.len()],
+        op_runs: (every && op_runs).then(OpRuns::default),
         ..Counted::default()
     };
     if entry.broken.is_some() {
@@ -133,7 +162,12 @@ fn count_cases(entry: &FileEntry, ops: &[String], keys: Option<&BTreeSet<CaseKey
     let mut met = BTreeSet::new();
     let array = loop {
         match elements.next_element() {
-            Ok(Some(_)) if ops.is_empty() && keys.is_none() => counted.count += 1,
+            Ok(Some(element)) if every => {
+                if let Some(runs) = &mut counted.op_runs {
+                    CaseItem::with_op_of_raw(element.bytes, |op| runs.push(op));
+                }
+                counted.count += 1;
+            }
             Ok(Some(element)) => {
                 let value = js::parse(element.bytes, TextMode::LossyUtf8).ok();
                 let at = match ops.is_empty() {
@@ -177,6 +211,7 @@ fn count_cases(entry: &FileEntry, ops: &[String], keys: Option<&BTreeSet<CaseKey
         counted.per_op.iter_mut().for_each(|n| *n = 0);
         counted.count = 0;
         counted.keyed.clear();
+        counted.op_runs = None;
     }
     counted
 }
@@ -208,20 +243,28 @@ impl Plan {
         wanted: Wanted<'_>,
         timings: Option<&Timings>,
     ) -> Result<Self, InputError> {
-        Plan::planned(corpus, files, wanted, (timings, true))
+        let planning = Planning {
+            timings,
+            fingerprint: true,
+            op_runs: None,
+        };
+        Plan::planned(corpus, files, wanted, planning)
     }
 
-    /// [`new`](Self::new), the corpus fingerprinted only when
-    /// `fingerprint` (else [`CorpusInfo::fingerprint`] is empty): it
-    /// hashes every byte of every file, and only the JSON report records
-    /// it.
+    /// [`new`](Self::new), as `planning` says.
     pub fn planned(
         corpus: &Corpus,
         files: &[FileEntry],
         wanted: Wanted<'_>,
-        (timings, fingerprint): (Option<&Timings>, bool),
+        planning: Planning<'_>,
     ) -> Result<Self, InputError> {
+        let Planning {
+            timings,
+            fingerprint,
+            op_runs: op_runs_of,
+        } = planning;
         let ops = wanted.ops;
+        let mut op_runs = Vec::with_capacity(files.len());
         let mut ranges = Vec::with_capacity(files.len());
         let mut arrays = Vec::with_capacity(files.len());
         let mut picks = Vec::new();
@@ -254,7 +297,9 @@ impl Plan {
             for entry in files {
                 let of_file = wanted.file(&entry.name);
                 let keys = of_file.and_then(|file| file.keys);
-                let counted = count_cases(entry, ops, keys);
+                let keeps_ops = op_runs_of.is_some_and(|of| of(entry));
+                let mut counted = count_cases(entry, ops, keys, keeps_ops);
+                op_runs.push(counted.op_runs.take());
                 ranges.push(total..total + counted.count);
                 arrays.push(counted.readable.then_some(counted.array));
                 readable.push(counted.readable);
@@ -347,6 +392,7 @@ impl Plan {
             picks: wanted.rerun.map(|_| picks),
             split,
             timings: timings.map(Timings::fingerprint),
+            op_runs,
             info,
             rerun: None,
         };
@@ -413,6 +459,12 @@ impl Plan {
         }
         let array = (*self.arrays.get(position)?)?;
         Some((array, self.files.get(position)?.len()))
+    }
+
+    /// The ops of the cases of the file at `position`, in order, when
+    /// [`Planning::op_runs`] asked for them (and it is an array of cases).
+    pub fn op_runs(&self, position: usize) -> Option<&OpRuns> {
+        self.op_runs.get(position)?.as_ref()
     }
 
     /// What the run does with the file at `position` in the listing.

@@ -130,22 +130,40 @@ fn cases_are_counted_as_case_files_split_and_every_byte_is_hashed() {
         std::fs::write(&path, &text).unwrap();
         let file = CaseFile::read("a.json", text.clone().into_bytes());
         let x = file.select(&["x".to_owned()]).len();
-        let counted = count_cases(&entry, &[], None);
+        let counted = count_cases(&entry, &[], None, false);
         assert_eq!(counted.count, file.items.len(), "{text:.40}");
         assert!(counted.per_op.is_empty());
         assert!(counted.readable);
+        assert_eq!(counted.op_runs, None);
+        // Asked for, the count keeps each case's op, as the file's read
+        // finds it (none for a file that is no array of cases).
+        let kept = count_cases(&entry, &[], None, true);
+        let ops_read: Vec<Option<&str>> =
+            file.items.iter().map(|item| item.op.as_deref()).collect();
+        let ops_kept: Option<Vec<Option<&str>>> = kept.op_runs.as_ref().map(|runs| {
+            runs.cases()
+                .map(|op| op.map(|at| runs.ops()[at as usize].as_str()))
+                .collect()
+        });
+        match file.is_array {
+            true => assert_eq!(ops_kept, Some(ops_read), "{text:.40}"),
+            false => assert_eq!(ops_kept, None, "{text:.40}"),
+        }
+        assert_eq!(kept.count, counted.count);
         let hash = hash_of(&path, None);
         assert_eq!(hash, Some(fnv1a(&[text.as_bytes()])), "{text:.40}");
         assert_eq!(hash_of(&path, Some(&"broken".to_owned())), None);
         let ops = ["x".to_owned(), "z".to_owned()];
-        let counted = count_cases(&entry, &ops, None);
+        let counted = count_cases(&entry, &ops, None, false);
         assert_eq!(
             (counted.count, counted.per_op, counted.readable),
             (x, vec![x, 0], true)
         );
+        // Ops are kept only when every case is wanted.
+        assert_eq!(count_cases(&entry, &ops, None, true).op_runs, None);
     }
     std::fs::remove_file(&path).unwrap();
-    assert_eq!(count_cases(&entry, &[], None), Counted::default());
+    assert_eq!(count_cases(&entry, &[], None, false), Counted::default());
     assert_eq!(hash_of(&path, None), None);
 }
 
@@ -411,8 +429,13 @@ fn a_plan_not_fingerprinted_is_the_same_plan_with_no_fingerprint() {
     let dir = layout();
     let corpus = corpus(dir.path(), None);
     let files = corpus.case_files().unwrap();
-    let fingerprinted = Plan::planned(&corpus, &files, Wanted::ops(&[]), (None, true)).unwrap();
-    let mut plain = Plan::planned(&corpus, &files, Wanted::ops(&[]), (None, false)).unwrap();
+    let planning = |fingerprint| Planning {
+        timings: None,
+        fingerprint,
+        op_runs: None,
+    };
+    let fingerprinted = Plan::planned(&corpus, &files, Wanted::ops(&[]), planning(true)).unwrap();
+    let mut plain = Plan::planned(&corpus, &files, Wanted::ops(&[]), planning(false)).unwrap();
     assert_eq!(plain.info.fingerprint, "");
     assert_eq!(fingerprinted.info.fingerprint.len(), 16);
     plain
@@ -424,4 +447,34 @@ fn a_plan_not_fingerprinted_is_the_same_plan_with_no_fingerprint() {
         assert_eq!(plain.counted(position), fingerprinted.counted(position));
         assert_eq!(plain.part(position), fingerprinted.part(position));
     }
+}
+
+#[test]
+fn a_plan_keeps_the_ops_of_the_files_it_is_asked_for() {
+    let dir = layout();
+    let corpus = corpus(dir.path(), None);
+    let files = corpus.case_files().unwrap();
+    let planning = Planning {
+        timings: None,
+        fingerprint: false,
+        op_runs: Some(|entry: &FileEntry| entry.name != "d.json"),
+    };
+    let plan = Plan::planned(&corpus, &files, Wanted::ops(&[]), planning).unwrap();
+    let ops_of = |position| {
+        plan.op_runs(position).map(|runs| {
+            runs.cases()
+                .map(|op| op.map(|at| runs.ops()[at as usize].clone()))
+                .collect::<Vec<_>>()
+        })
+    };
+    let some = |op: &str| Some(op.to_owned());
+    assert_eq!(ops_of(0), Some(vec![some("x"), some("y"), some("x")]));
+    // No case; not an array; not asked for.
+    assert_eq!(ops_of(1), Some(vec![]));
+    assert_eq!(ops_of(2), None);
+    assert_eq!(ops_of(3), None);
+    // With --op, none is kept: the cases sent are a selection.
+    let ops = ["x".to_owned()];
+    let plan = Plan::planned(&corpus, &files, Wanted::ops(&ops), planning).unwrap();
+    assert!((0..4).all(|position| plan.op_runs(position).is_none()));
 }

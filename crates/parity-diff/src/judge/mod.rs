@@ -247,7 +247,7 @@ pub fn compare_case<C: Consumer>(
             None => ledger.get(&position_id(file, index)).is_some(),
         });
         if matches!(comparison.verdict, Verdict::Identical) && !has_entry {
-            return consumer.counted(op, unknown_op, CaseState::Passed);
+            return consumer.counted(op, unknown_op, CaseState::Passed, 1);
         }
         if ledger.is_none() && !consumer.explains() {
             let passes = comparison.verdict.passes(semantic);
@@ -256,7 +256,7 @@ pub fn compare_case<C: Consumer>(
             } else {
                 CaseState::Failed
             };
-            return consumer.counted(op, unknown_op, state);
+            return consumer.counted(op, unknown_op, state, 1);
         }
     }
     let compared = Compared {

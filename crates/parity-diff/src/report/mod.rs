@@ -178,11 +178,11 @@ impl Tally {
         self.passed + self.accepted + self.failed
     }
 
-    fn count(&mut self, state: CaseState) {
+    fn count(&mut self, state: CaseState, cases: usize) {
         match state {
-            CaseState::Passed => self.passed += 1,
-            CaseState::Accepted => self.accepted += 1,
-            _ => self.failed += 1,
+            CaseState::Passed => self.passed += cases,
+            CaseState::Accepted => self.accepted += cases,
+            _ => self.failed += cases,
         }
     }
 }
@@ -374,10 +374,16 @@ pub trait Consumer {
     fn wants_detail(&self, record: &CaseRecord) -> bool;
     /// Whether passing, identical cases need records.
     fn wants_passing(&self) -> bool;
-    /// A case that needs no record (a passing one that is not listed, or
-    /// any one when nothing is explained), counted: its op, and whether it
-    /// stands on the [`UNKNOWN_OP`] row.
-    fn counted(&mut self, op: Option<&str>, unknown_op: bool, state: CaseState) -> io::Result<()>;
+    /// Cases that need no record (passing ones that are not listed, or
+    /// any when nothing is explained), counted: `cases` of one op and
+    /// state, and whether they stand on the [`UNKNOWN_OP`] row.
+    fn counted(
+        &mut self,
+        op: Option<&str>,
+        unknown_op: bool,
+        state: CaseState,
+        cases: u64,
+    ) -> io::Result<()>;
     /// A file of cases starts.
     fn begin_file(&mut self, file: FileInfo) -> io::Result<()>;
     /// One case's record.
@@ -407,13 +413,19 @@ impl<W: Write> Consumer for Sink<W> {
     fn wants_passing(&self) -> bool {
         self.needs.passing
     }
-    fn counted(&mut self, op: Option<&str>, unknown_op: bool, state: CaseState) -> io::Result<()> {
+    fn counted(
+        &mut self,
+        op: Option<&str>,
+        unknown_op: bool,
+        state: CaseState,
+        cases: u64,
+    ) -> io::Result<()> {
         match state {
-            CaseState::Passed => self.aggregates.totals.passed += 1,
-            _ => self.aggregates.totals.failed += 1,
+            CaseState::Passed => self.aggregates.totals.passed += cases as usize,
+            _ => self.aggregates.totals.failed += cases as usize,
         }
-        self.tally.count(state);
-        self.count_op(key_of(op, unknown_op), state, None);
+        self.tally.count(state, cases as usize);
+        self.count_op(key_of(op, unknown_op), (state, cases as usize), None);
         Ok(())
     }
     fn begin_file(&mut self, file: FileInfo) -> io::Result<()> {
@@ -515,17 +527,18 @@ impl<W: Write> Sink<W> {
     /// One case's record.
     pub fn case(&mut self, record: CaseRecord) -> io::Result<()> {
         self.aggregates.totals.count(&record);
-        self.tally.count(record.state);
-        self.count_op(op_key(&record), record.state, record.thrown.as_deref());
+        self.tally.count(record.state, 1);
+        self.count_op(op_key(&record), (record.state, 1), record.thrown.as_deref());
         if !record.passes() {
             self.aggregates.groups.add(&record)?;
         }
         self.render.part(&mut self.out, RecordPart::Case(&record))
     }
 
-    /// Counts a case of `op` (and whether the op still failed every case
-    /// with one thrown message).
-    fn count_op(&mut self, key: &str, state: CaseState, thrown: Option<&str>) {
+    /// Counts `cases` cases of `op` in one state (and whether the op
+    /// still failed every case with one thrown message: as many cases
+    /// alike say what one says).
+    fn count_op(&mut self, key: &str, (state, cases): (CaseState, usize), thrown: Option<&str>) {
         let by_op = &mut self.aggregates.by_op;
         if !by_op.contains_key(key) {
             by_op.insert(key.to_owned(), OpTally::default());
@@ -533,7 +546,7 @@ impl<W: Write> Sink<W> {
         let Some(op) = by_op.get_mut(key) else {
             return;
         };
-        op.tally.count(state);
+        op.tally.count(state, cases);
         let failed = !state.passes();
         let same = match (&op.uniform, thrown) {
             (Uniform::Threw(seen), Some(message)) => failed && seen == message,
@@ -657,13 +670,20 @@ mod tests {
         let mut sink = Sink::new(Vec::new(), ReportOptions::default(), RunInfo::default());
         sink.case(failing("no")).unwrap();
         assert!(!Consumer::wants_passing(&sink));
-        Consumer::counted(&mut sink, Some("x"), false, CaseState::Passed).unwrap();
+        Consumer::counted(&mut sink, Some("x"), false, CaseState::Passed, 1).unwrap();
         assert_eq!(sink.aggregates.by_op["x"].tally.passed, 1);
         assert_eq!(sink.aggregates.by_op["x"].all_threw(), None);
         assert_eq!(sink.totals().passed, 1);
         assert_eq!(sink.tally.passed, 1);
-        Consumer::counted(&mut sink, None, false, CaseState::Failed).unwrap();
+        Consumer::counted(&mut sink, None, false, CaseState::Failed, 1).unwrap();
         assert_eq!(sink.totals().failed, 2);
         assert_eq!(sink.aggregates.by_op[NO_OP].tally.failed, 1);
+        // Many cases counted at once count as many counted one by one.
+        Consumer::counted(&mut sink, Some("x"), false, CaseState::Passed, 3).unwrap();
+        Consumer::counted(&mut sink, None, false, CaseState::Failed, 2).unwrap();
+        assert_eq!(sink.aggregates.by_op["x"].tally.passed, 4);
+        assert_eq!(sink.aggregates.by_op[NO_OP].tally.failed, 3);
+        assert_eq!((sink.totals().passed, sink.totals().failed), (4, 4));
+        assert_eq!((sink.tally.passed, sink.tally.failed), (4, 4));
     }
 }

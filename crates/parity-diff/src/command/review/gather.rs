@@ -74,8 +74,9 @@ impl Consumer for Watcher {
         _op: Option<&str>,
         _unknown_op: bool,
         _state: CaseState,
+        cases: u64,
     ) -> io::Result<()> {
-        self.cases += 1;
+        self.cases += cases as usize;
         Ok(())
     }
 

@@ -3,10 +3,11 @@
 //! whole (the contract's: a malformed input at its last byte must leave
 //! no results), so what `run` can do alongside is the work that needs
 //! no result: the oracle runs on a thread of its own ([`start`]), its
-//! stdout spooled; meanwhile the reporting thread reads the case file
-//! and the golden for what the report would count of each case were it
-//! identical ([`PassingRuns`]: its op, and whether its golden says the
-//! op is unknown) and for where the golden's elements stand. From then
+//! stdout spooled; meanwhile the reporting thread reads the golden for
+//! what the report would count of each case were it identical
+//! ([`PassingCounts`]: its op, which the plan learned when it counted the
+//! case file ([`OpRuns`]), and whether its golden says the op is
+//! unknown) and for where the golden's elements stand. From then
 //! on the output is matched against them as it is spooled
 //! ([`as_golden`](super::as_golden)).
 //!
@@ -25,11 +26,9 @@ use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use super::as_golden::{Expected, Watching};
-use super::cases::CaseReader;
-use super::passing::PassingRuns;
+use super::passing::PassingCounts;
 use super::run::{accepted, golden_elements, run_large_unchecked, Large};
-use crate::command::arrays;
-use crate::corpus::cases::CaseItem;
+use crate::corpus::op_runs::OpRuns;
 use crate::corpus::plan::Selection;
 use crate::corpus::Entry as FileEntry;
 use crate::exec::oracle::{check_spooled, Leak, LeakLog, Oracle, OracleOptions, Streamed};
@@ -171,34 +170,33 @@ pub fn report_live<C: Consumer>(
 
 /// Reads the golden through and checks it (as
 /// [`golden_elements`] does before a run that is not live); with
-/// `counts`, also counts every case as identical, in order, and notes
-/// where each golden element stands. The counts are `None` when the case
-/// file cannot be read so, or when its cases and the golden's elements
-/// are not as many as were planned.
+/// `counts`, also counts every case as identical, in order, under the op
+/// the plan found it has ([`Large::op_runs`]), and notes where each
+/// golden element stands. The counts are `None` without the plan's ops,
+/// or when the golden's elements are not as many as the cases planned.
 fn check_golden(entry: &FileEntry, large: &Large, counts: bool) -> Result<Counts, String> {
-    let source = counts
-        .then(|| arrays::open_file("case file", &entry.case_path).ok())
-        .flatten();
-    let mut cases = source.map(|source| CaseReader::new(&entry.name, source));
-    let mut passing = PassingRuns::default();
+    let op_runs = large.op_runs.as_ref().filter(|_| counts);
+    let mut ops = op_runs.map(OpRuns::cases);
+    let mut passing = op_runs.map(PassingCounts::of);
     let mut spans = Vec::new();
     let each = |element: Element<'_>| {
-        let Some(reader) = &mut cases else {
+        let (Some(cases), Some(counted)) = (&mut ops, &mut passing) else {
             return;
         };
-        match reader.next_raw() {
-            Ok(Some(raw)) => {
+        match cases.next() {
+            Some(op) => {
                 spans.push(element.offset..element.offset + element.bytes.len() as u64);
-                let op = CaseItem::op_of_raw(raw);
-                passing.push(op.as_deref(), is_unknown_op(element.bytes));
+                counted.push(op, is_unknown_op(element.bytes));
             }
-            _ => cases = None,
+            None => passing = None,
         }
     };
     golden_elements(entry, each).map_err(|failure| failure.message)?;
-    let ended = cases.is_some_and(|mut reader| matches!(reader.next_raw(), Ok(None)));
-    Ok((ended && spans.len() == large.cases).then_some((passing, spans)))
+    let planned = large.cases as u64;
+    Ok(passing
+        .filter(|counted| counted.len() == planned && spans.len() == large.cases)
+        .map(|counted| (counted, spans)))
 }
 
 /// Every case counted as identical, and where each golden element stands.
-type Counts = Option<(PassingRuns, Vec<Range<u64>>)>;
+type Counts = Option<(PassingCounts, Vec<Range<u64>>)>;

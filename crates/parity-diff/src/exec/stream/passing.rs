@@ -2,66 +2,63 @@
 //! (issue 23): when a large file's results turn out to be its golden's
 //! very bytes, every case is identical, and a report that lists no
 //! passing case only counts each one under its op ([`Consumer::counted`],
-//! as [`compare_case`](crate::judge::compare_case) would). [`PassingRuns`]
-//! holds those counts as runs of one op, so that a million cases cost a
-//! few runs, and hands them on in order.
+//! as [`compare_case`](crate::judge::compare_case) would). What a report
+//! makes of counted cases is a sum per op and row, whatever their order,
+//! so [`PassingCounts`] holds one count per op and row, and hands each on
+//! in one call: a million cases of ten ops cost ten.
 
 use std::io;
 
+use crate::corpus::op_runs::OpRuns;
 use crate::record::CaseState;
 use crate::report::Consumer;
 
-/// Cases that pass, in order, as runs of one op and per-op row.
+/// Cases that pass, counted per op and row.
 #[derive(Debug, Default)]
-pub struct PassingRuns {
-    /// Each run: its op (an index into `ops`), whether it stands on the
-    /// unknown-op row, and how many cases it has.
-    runs: Vec<(Option<u32>, bool, u64)>,
+pub struct PassingCounts {
+    /// The ops, as the [`OpRuns`] they were given by has them.
     ops: Vec<String>,
+    /// Per op (no op first, then each of `ops`) and row (the op's own,
+    /// then the unknown-op row): how many cases.
+    counts: Vec<u64>,
 }
 
-impl PassingRuns {
-    /// The next case passes: its op, and whether its golden says its op
-    /// is unknown.
-    pub fn push(&mut self, op: Option<&str>, unknown_op: bool) {
-        let op = op.map(|op| self.op_index(op));
-        match self.runs.last_mut() {
-            Some((last_op, last_unknown, count))
-                if (*last_op, *last_unknown) == (op, unknown_op) =>
-            {
-                *count += 1
-            }
-            _ => self.runs.push((op, unknown_op, 1)),
+impl PassingCounts {
+    /// None yet, of the cases whose ops `ops` holds.
+    pub fn of(ops: &OpRuns) -> Self {
+        PassingCounts {
+            ops: ops.ops().to_vec(),
+            counts: vec![0; 2 * (ops.ops().len() + 1)],
         }
     }
 
-    fn op_index(&mut self, op: &str) -> u32 {
-        match self.ops.iter().rposition(|known| known == op) {
-            Some(at) => at as u32,
-            None => {
-                self.ops.push(op.to_owned());
-                (self.ops.len() - 1) as u32
-            }
+    /// The next case passes: its op (an index into the [`OpRuns`]'
+    /// ops), and whether its golden says its op is unknown.
+    pub fn push(&mut self, op: Option<u32>, unknown_op: bool) {
+        let at = op.map_or(0, |op| op as usize + 1) * 2 + usize::from(unknown_op);
+        if let Some(count) = self.counts.get_mut(at) {
+            *count += 1;
         }
     }
 
     /// How many cases it holds.
     pub fn len(&self) -> u64 {
-        self.runs.iter().map(|&(_, _, count)| count).sum()
+        self.counts.iter().sum()
     }
 
     /// Whether it holds no case.
     pub fn is_empty(&self) -> bool {
-        self.runs.is_empty()
+        self.len() == 0
     }
 
-    /// Counts every case, in order, with `consumer`.
+    /// Counts every case with `consumer`, one call per op and row.
     pub fn count_with<C: Consumer>(&self, consumer: &mut C) -> io::Result<()> {
-        for &(op, unknown_op, count) in &self.runs {
-            let op = op.map(|at| self.ops[at as usize].as_str());
-            for _ in 0..count {
-                consumer.counted(op, unknown_op, CaseState::Passed)?;
+        for (at, &count) in self.counts.iter().enumerate() {
+            if count == 0 {
+                continue;
             }
+            let op = (at / 2).checked_sub(1).map(|op| self.ops[op].as_str());
+            consumer.counted(op, at % 2 == 1, CaseState::Passed, count)?;
         }
         Ok(())
     }

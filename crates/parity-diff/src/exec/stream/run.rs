@@ -23,6 +23,7 @@ use std::io::{self, BufWriter, Seek, Write};
 use super::cases::CaseReader;
 use crate::command::arrays;
 use crate::corpus::cases::Duplicates;
+use crate::corpus::op_runs::OpRuns;
 use crate::corpus::plan::{self, Part, Selection};
 use crate::corpus::wanted::FileWanted;
 use crate::corpus::Entry as FileEntry;
@@ -64,6 +65,8 @@ pub struct Large {
     pub cases: usize,
     /// The cases sent (`None`: the file as it stands).
     pub selection: Option<Selection>,
+    /// Each case's op, when the plan learned them.
+    pub op_runs: Option<OpRuns>,
 }
 
 impl Large {
@@ -89,6 +92,8 @@ pub struct Survey {
     pub selection: Option<Selection>,
     /// Two cases with one identity, as a message (with a ledger).
     pub duplicate: Option<String>,
+    /// Each case's op, when the plan learned them.
+    pub op_runs: Option<OpRuns>,
 }
 
 /// Reads a case file through: its cases are parsed only for `--op` or a
@@ -158,6 +163,7 @@ pub fn survey(
         cases: count,
         selection,
         duplicate: duplicates.and_then(|found| found.message().map(str::to_owned)),
+        op_runs: None,
     })
 }
 
