@@ -6,7 +6,7 @@
 #
 #   scripts/bench-speed.sh [CASES] [RUNS]     # default 200000 light cases, 5 rounds
 #
-# On one case file of CASES light cases (examples/bench_batch.rs, the
+# On one case file of CASES light cases (examples/bench_batch/, the
 # light batch of scripts/bench.sh), its golden blessed with our own
 # oracle (target/release/worker-spawn-oracle):
 #   oracle      worker-spawn-oracle < l.json > /dev/null

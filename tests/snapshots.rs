@@ -44,6 +44,9 @@ mod framing;
 #[path = "snapshots_repeat.rs"]
 mod repeat;
 
+#[path = "snapshots_kept.rs"]
+mod kept;
+
 use crate::support;
 
 use std::path::Path;

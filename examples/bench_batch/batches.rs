@@ -1,8 +1,18 @@
-//! Writes the benchmark batches of `scripts/bench.sh` to stdout,
-//! deterministically: `bench_batch light N`, `bench_batch mixed N`,
-//! `bench_batch one`.
+//! The benchmark batches of `scripts/bench.sh` and `scripts/bench-speed.sh`,
+//! the same bytes on every machine. `main.rs` writes them to stdout;
+//! `tests/parity_diff_reports_kept.rs` includes this file to run the
+//! bench file's reports.
 
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
+
+/// Which batch: `light` (eight cheap ops), `mixed` (every op, scratch
+/// cases among them) or `one` (a single light case).
+#[derive(Clone, Copy)]
+pub enum Batch {
+    Light,
+    Mixed,
+    One,
+}
 
 /// A small deterministic generator (xorshift), so the batches are the same
 /// bytes on every machine.
@@ -111,26 +121,25 @@ fn mixed_case(rng: &mut Rng, n: u64) -> String {
     }
 }
 
-fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let kind = args.get(1).map(String::as_str).unwrap_or("light");
-    let count: u64 = args
-        .get(2)
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(1_000_000);
-    let mut out = BufWriter::new(io::stdout().lock());
+/// Writes `count` cases of `batch` (one for [`Batch::One`]) as a JSON
+/// array, a case a line.
+pub fn write_batch(batch: Batch, count: u64, out: &mut impl Write) -> io::Result<()> {
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
-    let count = if kind == "one" { 1 } else { count };
-    out.write_all(b"[").unwrap();
+    let count = if matches!(batch, Batch::One) {
+        1
+    } else {
+        count
+    };
+    out.write_all(b"[")?;
     for n in 0..count {
         if n > 0 {
-            out.write_all(b",\n").unwrap();
+            out.write_all(b",\n")?;
         }
-        let case = match kind {
-            "mixed" => mixed_case(&mut rng, n),
-            _ => light_case(&mut rng, n),
+        let case = match batch {
+            Batch::Mixed => mixed_case(&mut rng, n),
+            Batch::Light | Batch::One => light_case(&mut rng, n),
         };
-        out.write_all(case.as_bytes()).unwrap();
+        out.write_all(case.as_bytes())?;
     }
-    out.write_all(b"]").unwrap();
+    out.write_all(b"]")
 }
