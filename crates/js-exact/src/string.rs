@@ -165,6 +165,20 @@ impl JsString {
         self.as_js_str().to_utf8_lossy()
     }
 
+    /// [`to_utf8_lossy`](Self::to_utf8_lossy), owned: a string with no lone
+    /// surrogate is its own bytes, not copied.
+    pub fn into_utf8_lossy(self) -> String {
+        match self.bytes {
+            // Canonical WTF-8 is UTF-8 exactly when it encodes no surrogate.
+            Bytes::Own(bytes) => String::from_utf8(bytes).unwrap_or_else(|error| {
+                JsString::from_wtf8_unchecked(error.into_bytes())
+                    .to_utf8_lossy()
+                    .into_owned()
+            }),
+            Bytes::Shared(_) => self.to_utf8_lossy().into_owned(),
+        }
+    }
+
     /// Whether the string has no code units.
     #[inline]
     pub fn is_empty(&self) -> bool {

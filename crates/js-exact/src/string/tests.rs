@@ -91,6 +91,21 @@ fn lossy_utf8_replaces_lone_surrogates() {
 }
 
 #[test]
+fn into_utf8_lossy_is_to_utf8_lossy_owned() {
+    let large = "é".repeat(crate::string::SHARED_FROM);
+    for string in [
+        JsString::from("plain é 😀"),
+        units(&[0x61, 0xD800]),
+        units(&[0xD83D, 0xDE00, 0xDC00]),
+        JsString::new(),
+        JsString::from(large.as_str()),
+    ] {
+        let lossy = string.to_utf8_lossy().into_owned();
+        assert_eq!(string.into_utf8_lossy(), lossy);
+    }
+}
+
+#[test]
 fn starts_with_a_lone_high_surrogate_matches_half_a_pair() {
     let text = JsString::from("😀x");
     assert!(text.starts_with_js(&units(&[0xD83D])));

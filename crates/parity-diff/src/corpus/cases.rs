@@ -15,7 +15,7 @@ use std::ops::Range;
 use crate::corpus::head::{self, Head};
 use crate::corpus::identity::{CaseId, CaseKey};
 use crate::judge::scan::{self, Mode};
-use js_exact::{self as js, TextMode, Value};
+use js_exact::{self as js, JsString, TextMode, Value};
 
 /// One case of a case file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,8 +37,8 @@ impl CaseItem {
         let head = head_of(raw);
         CaseItem {
             line,
-            op: head.op.map(|op| op.to_utf8_lossy().into_owned()),
             id: CaseId::named(file, raw, head.name.as_ref()),
+            op: head.op.map(JsString::into_utf8_lossy),
             span,
         }
     }

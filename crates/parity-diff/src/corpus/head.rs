@@ -10,13 +10,15 @@
 //! are then walked, and only the `op` and `name` values are parsed. What
 //! the walk does not decide alone (a key with an escape, which might
 //! spell `op`; a second `op` or `name`, of which JavaScript keeps the
-//! last; a case serde_json refuses: invalid UTF-8, a lone surrogate, deep
-//! nesting, or no JSON at all) is left to the parse.
+//! last; an `op` or `name` that is not UTF-8; a case serde_json refuses:
+//! deep nesting, or no JSON at all) is left to the parse. Other members
+//! need not be UTF-8: the parse reads them lossily, which changes neither
+//! `op` nor `name`.
 //!
 //! [`CaseItem::read`]: crate::corpus::cases::CaseItem::read
 
 use js_exact::{self as js, JsString, TextMode, Value};
-use serde_json::value::RawValue;
+use serde::de::IgnoredAny;
 
 /// The members a run reads of a case.
 #[derive(Debug, Default, PartialEq)]
@@ -45,7 +47,11 @@ pub fn read(raw: &[u8]) -> Option<Head> {
     if raw.first() != Some(&b'{') {
         return Some(Head::default());
     }
-    serde_json::from_slice::<&RawValue>(raw).ok()?;
+    // Skipped, not kept as a RawValue: that checks the whole case is
+    // UTF-8, which the walk needs only of `op` and `name` (checked below;
+    // the parse reads any other member's bytes as lossy UTF-8, which
+    // changes neither).
+    serde_json::from_slice::<IgnoredAny>(raw).ok()?;
     let mut op = None;
     let mut name = None;
     let mut at = space(raw, 1);
@@ -193,6 +199,11 @@ mod tests {
             b"\xff",
             "{\"op\":\"\u{e9}\u{2713}\u{1f600}\",\"name\":\"x y\"}".as_bytes(),
             br#"{"op":"","name":"\/"}"#,
+            // Bytes that are not UTF-8 outside `op` and `name`: the parse
+            // reads them lossily, and its op and name are the walk's.
+            b"{\"x\":\"\xff\xfe\",\"op\":\"a\",\"name\":\"n\"}",
+            b"{\"\xc3\":[\"\xe2\x82\"],\"op\":\"b\"}",
+            b"{\"o\xffp\":\"not op\",\"op\":\"c\"}",
         ];
         for raw in answered {
             let head = read(raw).unwrap_or_else(|| panic!("{:?}", String::from_utf8_lossy(raw)));

@@ -213,10 +213,10 @@ impl<R: Read> ElementReader<R> {
         let from = (self.counted - self.base) as usize;
         let to = (offset - self.base) as usize;
         let bytes = &self.buf[from..to];
-        let newlines = bytes.iter().filter(|&&byte| byte == b'\n').count();
-        if newlines > 0 {
-            self.line += newlines;
-            let last = bytes.iter().rposition(|&byte| byte == b'\n').unwrap_or(0);
+        // memchr's count is vectorized; a byte filter here was a twentieth
+        // of a large compare --cases (issue 23).
+        if let Some(last) = memchr::memrchr(b'\n', bytes) {
+            self.line += memchr::memchr_iter(b'\n', bytes).count();
             self.line_start = self.counted + last as u64 + 1;
         }
         self.counted = offset;
