@@ -213,8 +213,8 @@ impl<R: Read> ElementReader<R> {
         let from = (self.counted - self.base) as usize;
         let to = (offset - self.base) as usize;
         let bytes = &self.buf[from..to];
-        // memchr's count is vectorized; a byte filter here was a twentieth
-        // of a large compare --cases (issue 23).
+        // memchr's count, over the previous element and what follows it:
+        // about a tenth less than a byte loop on a large corpus (issue 23).
         if let Some(last) = memchr::memrchr(b'\n', bytes) {
             self.line += memchr::memchr_iter(b'\n', bytes).count();
             self.line_start = self.counted + last as u64 + 1;
