@@ -253,9 +253,9 @@ fn compare_streams<C: Consumer>(
         let selected = match &slot.case {
             Some(case) => {
                 if let Some(ledger) = ledger.as_deref_mut() {
-                    ledger.saw_case(&case.item.id, None, &[]);
+                    ledger.saw_case(&case.id(file), None, &[]);
                 }
-                watch.see(slot.index, case.item)
+                watch.see(slot.index, *case, file)
             }
             None => !selecting,
         };
@@ -290,9 +290,9 @@ fn compare_streams<C: Consumer>(
         let mut index = cases.cases_read();
         while let Some(case) = cases.next_case().map_err(case_error)? {
             if let Some(ledger) = ledger.as_deref_mut() {
-                ledger.saw_case(&case.item.id, None, &[]);
+                ledger.saw_case(&case.id(file), None, &[]);
             }
-            watch.see(index, case.item);
+            watch.see(index, case, file);
             index += 1;
         }
     }

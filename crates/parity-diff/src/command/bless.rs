@@ -164,9 +164,9 @@ fn changed_cases(old: &[u8], new: &[u8], cases: &CaseFile) -> (Vec<String>, usiz
         if old.get(index) != new.get(index) {
             count += 1;
             if labels.len() < 10 {
-                labels.push(match cases.items.get(index) {
-                    Some(item) => label(index, item.op.as_deref(), &item.id),
-                    None => format!("#{index}"),
+                labels.push(match (cases.items.get(index), cases.id(index)) {
+                    (Some(item), Some(id)) => label(index, item.op.as_deref(), &id),
+                    _ => format!("#{index}"),
                 });
             }
         }
@@ -310,10 +310,13 @@ fn bless_noting(entry: &Entry, args: &BlessArgs, leaks: &LeakLog) -> Blessed {
             let secrets = secrets();
             for (index, outcome) in blamed.outcomes.iter().enumerate() {
                 let Err(failure) = outcome else { continue };
-                let item = &cases.items[index];
+                let (item, id) = (&cases.items[index], cases.id(index));
                 blessed.failed.push(CaseFailure {
                     index,
-                    label: label(index, item.op.as_deref(), &item.id),
+                    label: match id {
+                        Some(id) => label(index, item.op.as_deref(), &id),
+                        None => format!("#{index}"),
+                    },
                     kind: failure.kind,
                     message: failure.message.clone(),
                     stderr: failure.stderr.as_ref().map(|text| {
@@ -391,9 +394,9 @@ fn nondeterministic(reruns: &repeat::Reruns, cases: &CaseFile) -> String {
     let named: Vec<String> = unstable
         .iter()
         .take(5)
-        .map(|&at| match cases.items.get(at) {
-            Some(item) => label(at, item.op.as_deref(), &item.id),
-            None => format!("#{at}"),
+        .map(|&at| match (cases.items.get(at), cases.id(at)) {
+            (Some(item), Some(id)) => label(at, item.op.as_deref(), &id),
+            _ => format!("#{at}"),
         })
         .collect();
     let more = unstable.len() - named.len();

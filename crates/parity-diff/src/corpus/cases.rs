@@ -7,6 +7,7 @@
 //! nested deeper than any parser's limit, still has positions, lines and
 //! identities. Each case is parsed on its own, for its `op` and `name`.
 
+use std::borrow::Cow;
 use std::collections::hash_map::{DefaultHasher, Entry};
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
@@ -26,20 +27,44 @@ pub struct CaseItem {
     pub line: usize,
     /// Its `op`, when that is a string (lone surrogates as U+FFFD).
     pub op: Option<String>,
-    /// Its identity.
-    pub id: CaseId,
+    /// Its identity as it was read; `None` for a case read lazily with no
+    /// string `name`, whose key (the short hash of its bytes) [`id`](Self::id)
+    /// makes when asked.
+    id: Option<CaseId>,
 }
 
 impl CaseItem {
     /// The case whose raw bytes, `raw`, stand at `span` of `file`, from
     /// `line` on: parsed once, for its op and its identity.
     pub fn read(file: &str, raw: &[u8], span: Range<usize>, line: usize) -> Self {
+        let mut item = CaseItem::read_lazily(file, raw, span, line);
+        item.id = Some(item.id(file, raw).into_owned());
+        item
+    }
+
+    /// [`read`](Self::read), but a case without a string `name` is not
+    /// hashed until its identity is asked for: most cases of a large file
+    /// pass and are only counted (issue 23: the hash, its text and the
+    /// file's name were a fifth of `compare --cases`).
+    pub fn read_lazily(file: &str, raw: &[u8], span: Range<usize>, line: usize) -> Self {
         let head = head_of(raw);
         CaseItem {
             line,
-            id: CaseId::named(file, raw, head.name.as_ref()),
+            id: head
+                .name
+                .as_ref()
+                .map(|name| CaseId::named(file, raw, Some(name))),
             op: head.op.map(JsString::into_utf8_lossy),
             span,
+        }
+    }
+
+    /// Its identity, as a case of `file` whose raw bytes are `raw` (the
+    /// ones it was read from).
+    pub fn id(&self, file: &str, raw: &[u8]) -> Cow<'_, CaseId> {
+        match &self.id {
+            Some(id) => Cow::Borrowed(id),
+            None => Cow::Owned(CaseId::named(file, raw, None)),
         }
     }
 
@@ -124,6 +149,12 @@ impl CaseFile {
             .map(|item| &self.bytes[item.span.clone()])
     }
 
+    /// One case's identity.
+    pub fn id(&self, index: usize) -> Option<Cow<'_, CaseId>> {
+        let item = self.items.get(index)?;
+        Some(item.id(&self.file, &self.bytes[item.span.clone()]))
+    }
+
     /// One case's value, parsed again (cases are not kept parsed: a
     /// report needs few of them).
     pub fn value(&self, index: usize) -> Option<Value> {
@@ -146,7 +177,8 @@ impl CaseFile {
     pub fn duplicate_identity(&self) -> Option<String> {
         let mut duplicates = Duplicates::default();
         for (index, item) in self.items.iter().enumerate() {
-            duplicates.see(index, item);
+            let raw = &self.bytes[item.span.clone()];
+            duplicates.see(index, Case { item, raw }, &self.file);
         }
         duplicates.message().map(str::to_owned)
     }
@@ -159,6 +191,13 @@ pub struct Case<'a> {
     pub item: &'a CaseItem,
     /// Its bytes, as they stand in the file.
     pub raw: &'a [u8],
+}
+
+impl Case<'_> {
+    /// Its identity, as a case of `file` (the file it was read from).
+    pub fn id(&self, file: &str) -> Cow<'_, CaseId> {
+        self.item.id(file, self.raw)
+    }
 }
 
 /// Two cases of one file known by one identity, found while reading the
@@ -175,13 +214,14 @@ pub struct Duplicates {
 }
 
 impl Duplicates {
-    /// Notes the case at `index` (cases come in order).
-    pub fn see(&mut self, index: usize, item: &CaseItem) {
+    /// Notes the case at `index` of `file` (cases come in order).
+    pub fn see(&mut self, index: usize, case: Case<'_>, file: &str) {
         if self.found.is_some() {
             return;
         }
+        let (item, id) = (case.item, case.id(file));
         let mut hasher = DefaultHasher::new();
-        match &item.id.key {
+        match &id.key {
             CaseKey::Name(name) => (0u8, name).hash(&mut hasher),
             CaseKey::Hash(hash) => (1u8, hash).hash(&mut hasher),
         }
@@ -191,7 +231,7 @@ impl Duplicates {
                 self.found = Some(format!(
                     "cases #{first} (line {first_line}) and #{index} (line {}) of {} are both \
                      known as {}; a ledger needs each case's name to be unique within its file",
-                    item.line, item.id.file, item.id
+                    item.line, id.file, id
                 ));
                 self.seen = HashMap::new();
             }
@@ -255,11 +295,33 @@ mod tests {
         assert_eq!(lines, [2, 4, 4, 5]);
         let ops: Vec<Option<&str>> = file.items.iter().map(|i| i.op.as_deref()).collect();
         assert_eq!(ops, [Some("a"), Some("b"), None, Some("a")]);
-        assert_eq!(file.items[0].id.to_string(), "x.json \"one\"");
-        assert!(matches!(file.items[2].id.key, CaseKey::Hash(_)));
+        assert_eq!(file.id(0).unwrap().to_string(), "x.json \"one\"");
+        assert!(matches!(file.id(2).unwrap().key, CaseKey::Hash(_)));
+        assert_eq!(file.id(4), None);
         assert_eq!(file.select(&["a".into()]), [0, 3]);
         assert_eq!(file.duplicate_identity(), None);
         assert_eq!(file.value(2), Some(Value::Number(5.0)));
+    }
+
+    /// A case read lazily has the identity of one read whole: named, it
+    /// is made as it is read; unnamed, when asked for, from its bytes.
+    #[test]
+    fn a_case_read_lazily_has_the_identity_of_one_read_whole() {
+        for raw in [
+            &br#"{"op":"a","name":"one"}"#[..],
+            br#"{"op":"b"}"#,
+            b"5",
+            b"{\"name\":\"\\ud800\"}",
+            b"{not json",
+        ] {
+            let whole = CaseItem::read("x.json", raw, 0..raw.len(), 1);
+            let lazy = CaseItem::read_lazily("x.json", raw, 0..raw.len(), 1);
+            assert_eq!(lazy.id("x.json", raw), whole.id("x.json", raw));
+            assert!(matches!(whole.id("x.json", raw), Cow::Borrowed(_)));
+            assert_eq!(lazy.op, whole.op);
+            let named = matches!(whole.id("x.json", raw).key, CaseKey::Name(_));
+            assert_eq!(matches!(lazy.id("x.json", raw), Cow::Borrowed(_)), named);
+        }
     }
 
     #[test]

@@ -537,10 +537,7 @@ pub fn select(part: Part, cases: &CaseFile, wanted: FileWanted<'_>) -> Option<Se
         }
     });
     keep_named(selection, wanted, |at| {
-        cases
-            .items
-            .get(at)
-            .is_some_and(|item| wanted.by_key(&item.id))
+        cases.id(at).is_some_and(|id| wanted.by_key(&id))
     })
 }
 

@@ -92,7 +92,7 @@ fn read_cases(
             let raw = file.raw(index).unwrap_or(b"null");
             inputs.push([b"[", raw, b"]"].concat());
             cases.push(CaseInfo {
-                id: item.id.clone(),
+                id: item.id(&file.file, raw).into_owned(),
                 op: item.op.clone(),
                 line: item.line,
             });

@@ -112,8 +112,10 @@ impl LedgerUse {
             return;
         }
         let scoping = self.scoping(&file.file);
-        for item in &file.items {
-            self.saw_case(&item.id, item.op.as_deref(), &scoping);
+        for (index, item) in file.items.iter().enumerate() {
+            if let Some(id) = file.id(index) {
+                self.saw_case(&id, item.op.as_deref(), &scoping);
+            }
         }
     }
 
@@ -242,8 +244,8 @@ pub fn compare_case<C: Consumer>(
         // Most cases of a run pass: a report that does not list them
         // only counts them, unless the ledger expects a divergence;
         // and one that explains nothing (--quiet) only counts failures.
-        let has_entry = ledger.is_some_and(|ledger| match item {
-            Some(item) => ledger.get(&item.id).is_some(),
+        let has_entry = ledger.is_some_and(|ledger| match &case {
+            Some(case) => ledger.get(&case.id(file)).is_some(),
             None => ledger.get(&position_id(file, index)).is_some(),
         });
         if matches!(comparison.verdict, Verdict::Identical) && !has_entry {
@@ -262,7 +264,10 @@ pub fn compare_case<C: Consumer>(
     let compared = Compared {
         index,
         line: item.map(|item| item.line),
-        id: item.map_or_else(|| position_id(file, index), |item| item.id.clone()),
+        id: case.map_or_else(
+            || position_id(file, index),
+            |case| case.id(file).into_owned(),
+        ),
         op: item.and_then(|item| item.op.clone()),
         raw_case: case.map(|case| case.raw),
         golden,

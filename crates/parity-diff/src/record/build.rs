@@ -302,9 +302,9 @@ pub fn oracle_failure_of(
     judged: Judged<'_>,
 ) -> CaseRecord {
     let (item, raw) = (case.map(|(item, _)| item), case.map(|(_, raw)| raw));
-    let id = item.map_or_else(
+    let id = case.map_or_else(
         || crate::corpus::identity::position_id(file, index),
-        |item| item.id.clone(),
+        |(item, raw)| item.id(file, raw).into_owned(),
     );
     let op = item.and_then(|item| item.op.clone());
     let secrets = Secrets::of_case_file(raw.unwrap_or_default());

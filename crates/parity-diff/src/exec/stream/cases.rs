@@ -62,7 +62,7 @@ fn read_case<'e, R: Read>(
     };
     let start = element.offset as usize;
     let span = start..start + element.bytes.len();
-    let item = CaseItem::read(file, element.bytes, span, element.line);
+    let item = CaseItem::read_lazily(file, element.bytes, span, element.line);
     Ok(Some((item, element.bytes)))
 }
 
@@ -133,10 +133,11 @@ impl<'o> Watch<'o> {
     }
 
     /// Notes the case at `index`; returns whether it is selected.
-    pub fn see(&mut self, index: usize, item: &CaseItem) -> bool {
+    pub fn see(&mut self, index: usize, case: Case<'_>, file: &str) -> bool {
         if let Some(duplicates) = &mut self.duplicates {
-            duplicates.see(index, item);
+            duplicates.see(index, case, file);
         }
+        let item = case.item;
         if self.ops.is_empty() {
             return true;
         }

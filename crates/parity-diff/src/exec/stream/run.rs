@@ -120,15 +120,15 @@ pub fn survey(
         while let Some(case) = cases.next_case()? {
             if let Some(ledger) = ledger.as_deref_mut() {
                 let scoping = scoping.as_deref().unwrap_or_default();
-                ledger.saw_case(&case.item.id, case.item.op.as_deref(), scoping);
+                ledger.saw_case(&case.id(&entry.name), case.item.op.as_deref(), scoping);
             }
             if let Some(duplicates) = &mut duplicates {
-                duplicates.see(index, case.item);
+                duplicates.see(index, case, &entry.name);
             }
             if !wanted.ops.is_empty() && wanted.by_op(case.item.op.as_deref()) {
                 by_op.push(index);
             }
-            if wanted.keys.is_some() && wanted.by_key(&case.item.id) {
+            if wanted.keys.is_some() && wanted.by_key(&case.id(&entry.name)) {
                 named.push(index);
             }
             index += 1;
