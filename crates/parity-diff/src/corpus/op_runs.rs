@@ -3,47 +3,89 @@
 //! live run need not read the case file again to count its identical
 //! cases under their ops. A million cases of a few ops cost a few runs.
 
+use std::collections::HashMap;
+
+/// A run's op when its cases have none.
+const NO_OP: u32 = u32::MAX;
+
 /// The ops of a file's cases, in order, as runs.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OpRuns {
     /// Each op met, once, in the order met.
     ops: Vec<String>,
-    /// Each run: its op (an index into `ops`; `None`: no op) and how many
-    /// cases it has.
-    runs: Vec<(Option<u32>, u64)>,
+    /// Each op's index in `ops`: a file of many ops (a hostile one, of
+    /// one op per case) costs a lookup a case, not a scan of every op.
+    index: HashMap<String, u32>,
+    /// Each run: its op (an index into `ops`, or [`NO_OP`]) and how many
+    /// cases it has; eight bytes a run, as a file whose ops alternate has
+    /// nearly a run a case.
+    runs: Vec<(u32, u32)>,
+    /// How many distinct ops it may hold; past them it is no longer
+    /// whole ([`is_whole`](Self::is_whole)).
+    most_ops: usize,
+    /// Whether every case pushed is held.
+    whole: bool,
+}
+
+impl Default for OpRuns {
+    fn default() -> Self {
+        OpRuns::with_most_ops(NO_OP as usize)
+    }
 }
 
 impl OpRuns {
-    /// The next case has `op`.
-    pub fn push(&mut self, op: Option<&str>) {
-        if let Some((last, count)) = self.runs.last_mut() {
-            let same = match (*last, op) {
-                (Some(at), Some(op)) => self.ops[at as usize] == op,
-                (None, None) => true,
-                _ => false,
-            };
-            if same {
-                *count += 1;
-                return;
-            }
+    /// Runs that hold at most `most_ops` distinct ops.
+    fn with_most_ops(most_ops: usize) -> Self {
+        OpRuns {
+            ops: Vec::new(),
+            index: HashMap::new(),
+            runs: Vec::new(),
+            most_ops: most_ops.min(NO_OP as usize),
+            whole: true,
         }
-        let op = op.map(|op| self.op_index(op));
-        self.runs.push((op, 1));
     }
 
-    fn op_index(&mut self, op: &str) -> u32 {
-        match self.ops.iter().position(|known| known == op) {
-            Some(at) => at as u32,
-            None => {
-                self.ops.push(op.to_owned());
-                (self.ops.len() - 1) as u32
-            }
+    /// The next case has `op`.
+    pub fn push(&mut self, op: Option<&str>) {
+        if !self.whole {
+            return;
         }
+        let op = match op {
+            None => NO_OP,
+            Some(op) => match self.index.get(op) {
+                Some(&at) => at,
+                None if self.ops.len() >= self.most_ops => {
+                    // Four billion ops: the plan keeps none, and the file
+                    // is read again instead.
+                    self.whole = false;
+                    self.ops = Vec::new();
+                    self.index = HashMap::new();
+                    self.runs = Vec::new();
+                    return;
+                }
+                None => {
+                    let at = self.ops.len() as u32;
+                    self.ops.push(op.to_owned());
+                    self.index.insert(op.to_owned(), at);
+                    at
+                }
+            },
+        };
+        match self.runs.last_mut() {
+            Some((last, count)) if *last == op && *count < u32::MAX => *count += 1,
+            _ => self.runs.push((op, 1)),
+        }
+    }
+
+    /// Whether it holds every case pushed (it gives up past four
+    /// billion distinct ops).
+    pub fn is_whole(&self) -> bool {
+        self.whole
     }
 
     /// How many cases it holds.
     pub fn len(&self) -> u64 {
-        self.runs.iter().map(|&(_, count)| count).sum()
+        self.runs.iter().map(|&(_, count)| u64::from(count)).sum()
     }
 
     /// Whether it holds no case.
@@ -58,9 +100,9 @@ impl OpRuns {
 
     /// Each case's op, in order, as an index into [`ops`](Self::ops).
     pub fn cases(&self) -> impl Iterator<Item = Option<u32>> + '_ {
-        self.runs
-            .iter()
-            .flat_map(|&(op, count)| std::iter::repeat_n(op, count as usize))
+        self.runs.iter().flat_map(|&(op, count)| {
+            std::iter::repeat_n((op != NO_OP).then_some(op), count as usize)
+        })
     }
 }
 
@@ -92,6 +134,39 @@ mod tests {
             .map(|op| op.map(|at| runs.ops()[at as usize].as_str()))
             .collect();
         assert_eq!(back, cases);
+    }
+
+    /// A case file of one op per case (a hostile one) is held in a
+    /// lookup a case: 200 000 distinct ops, each met twice, in a run each.
+    #[test]
+    fn many_distinct_ops_are_looked_up_not_scanned() {
+        let mut runs = OpRuns::default();
+        let ops: Vec<String> = (0..200_000).map(|n| format!("op{n}")).collect();
+        for op in ops.iter().chain(&ops) {
+            runs.push(Some(op));
+        }
+        assert!(runs.is_whole());
+        assert_eq!(runs.ops().len(), 200_000);
+        assert_eq!(runs.runs.len(), 400_000);
+        let back: Vec<u32> = runs.cases().map(Option::unwrap).collect();
+        let expected: Vec<u32> = (0..200_000).chain(0..200_000).collect();
+        assert_eq!(back, expected);
+    }
+
+    /// Past its most ops the runs hold nothing and say they are not whole
+    /// (the plan then keeps none for the file).
+    #[test]
+    fn past_the_most_ops_the_runs_are_not_whole() {
+        let mut runs = OpRuns::with_most_ops(2);
+        for op in [Some("a"), None, Some("b"), Some("a")] {
+            runs.push(op);
+        }
+        assert!(runs.is_whole());
+        assert_eq!(runs.len(), 4);
+        runs.push(Some("c"));
+        assert!(!runs.is_whole());
+        runs.push(Some("a"));
+        assert_eq!((runs.len(), runs.ops().len()), (0, 0));
     }
 
     #[test]

@@ -299,7 +299,7 @@ impl Plan {
                 let keys = of_file.and_then(|file| file.keys);
                 let keeps_ops = op_runs_of.is_some_and(|of| of(entry));
                 let mut counted = count_cases(entry, ops, keys, keeps_ops);
-                op_runs.push(counted.op_runs.take());
+                op_runs.push(counted.op_runs.take().filter(OpRuns::is_whole));
                 ranges.push(total..total + counted.count);
                 arrays.push(counted.readable.then_some(counted.array));
                 readable.push(counted.readable);
