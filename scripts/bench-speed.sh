@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # What parity-diff costs around the oracle (issue 23), as medians of
-# paired runs: each round runs every contestant once, in turn, so that
-# machine noise hits them alike, and each ratio is the median of the
-# rounds' own ratios.
+# paired runs: each round runs every contestant once, in turn (each
+# round starting one further on), so that machine noise hits them alike,
+# and each ratio is the median of the rounds' own ratios.
 #
 #   scripts/bench-speed.sh [CASES] [RUNS]     # default 200000 light cases, 5 rounds
 #
@@ -77,8 +77,13 @@ done
 
 echo "bench-speed: $(nproc) cores, $cases light cases ($(du -m "$light/cases/l.json" | cut -f1) MB), $runs rounds, load average $(load) before"
 for name in "${contestants[@]}"; do : > "$work/$name.times"; done
-for _ in $(seq "$runs"); do
-  for name in "${contestants[@]}"; do
+# Each round starts one contestant further on, so that none always runs
+# right after the same other one (run --jobs 2 after run --jobs 1 came
+# out 0.1 slower that way, and 1.00x in pairs of their own).
+count=${#contestants[@]}
+for round in $(seq "$runs"); do
+  for at in $(seq 0 $((count - 1))); do
+    name=${contestants[$(((round + at) % count))]}
     start=$(now)
     "c_$name" > /dev/null 2>&1
     end=$(now)
