@@ -20,6 +20,7 @@ use std::cell::RefCell;
 use std::io::{self, Write};
 use std::ops::ControlFlow;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::command::arrays;
@@ -256,7 +257,7 @@ enum Read {
 
 /// What the plan learned of a file, when it counted it: whether it is an
 /// array, its cases, and (every case wanted) each case's op.
-type Planned<'p> = Option<(bool, usize, Option<&'p OpRuns>)>;
+type Planned<'p> = Option<(bool, usize, Option<&'p Arc<OpRuns>>)>;
 
 /// Reads a file's cases and golden, and decides what its run compares:
 /// the same steps for a file held in memory and a large one read through

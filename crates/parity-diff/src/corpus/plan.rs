@@ -18,6 +18,7 @@
 use std::collections::{BTreeSet, HashSet};
 use std::fs::File;
 use std::ops::Range;
+use std::sync::Arc;
 
 use crate::corpus::balance::Split;
 use crate::corpus::cases::{op_of, CaseFile, CaseItem};
@@ -92,7 +93,9 @@ pub struct Plan {
     timings: Option<u64>,
     /// Per file of the listing: its cases' ops, when [`Planning::op_runs`]
     /// asked for them and the file is an array of cases.
-    op_runs: Vec<Option<OpRuns>>,
+    /// Shared, not copied, with the file's run: they hold about a run a
+    /// case when ops alternate.
+    op_runs: Vec<Option<Arc<OpRuns>>>,
     /// What reports record about the corpus.
     pub info: CorpusInfo,
     /// With `--rerun-failed`: how many cases it takes, and how many of the
@@ -299,7 +302,8 @@ impl Plan {
                 let keys = of_file.and_then(|file| file.keys);
                 let keeps_ops = op_runs_of.is_some_and(|of| of(entry));
                 let mut counted = count_cases(entry, ops, keys, keeps_ops);
-                op_runs.push(counted.op_runs.take().filter(OpRuns::is_whole));
+                let whole = counted.op_runs.take().filter(OpRuns::is_whole);
+                op_runs.push(whole.map(Arc::new));
                 ranges.push(total..total + counted.count);
                 arrays.push(counted.readable.then_some(counted.array));
                 readable.push(counted.readable);
@@ -463,7 +467,7 @@ impl Plan {
 
     /// The ops of the cases of the file at `position`, in order, when
     /// [`Planning::op_runs`] asked for them (and it is an array of cases).
-    pub fn op_runs(&self, position: usize) -> Option<&OpRuns> {
+    pub fn op_runs(&self, position: usize) -> Option<&Arc<OpRuns>> {
         self.op_runs.get(position)?.as_ref()
     }
 

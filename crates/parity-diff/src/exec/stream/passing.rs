@@ -15,19 +15,19 @@ use crate::report::Consumer;
 
 /// Cases that pass, counted per op and row.
 #[derive(Debug, Default)]
-pub struct PassingCounts {
+pub struct PassingCounts<'o> {
     /// The ops, as the [`OpRuns`] they were given by has them.
-    ops: Vec<String>,
+    ops: &'o [String],
     /// Per op (no op first, then each of `ops`) and row (the op's own,
     /// then the unknown-op row): how many cases.
     counts: Vec<u64>,
 }
 
-impl PassingCounts {
+impl<'o> PassingCounts<'o> {
     /// None yet, of the cases whose ops `ops` holds.
-    pub fn of(ops: &OpRuns) -> Self {
+    pub fn of(ops: &'o OpRuns) -> Self {
         PassingCounts {
-            ops: ops.ops().to_vec(),
+            ops: ops.ops(),
             counts: vec![0; 2 * (ops.ops().len() + 1)],
         }
     }

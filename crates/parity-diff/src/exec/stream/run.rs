@@ -19,6 +19,7 @@
 
 use std::fs::File;
 use std::io::{self, BufWriter, Seek, Write};
+use std::sync::Arc;
 
 use super::cases::CaseReader;
 use crate::command::arrays;
@@ -66,7 +67,7 @@ pub struct Large {
     /// The cases sent (`None`: the file as it stands).
     pub selection: Option<Selection>,
     /// Each case's op, when the plan learned them.
-    pub op_runs: Option<OpRuns>,
+    pub op_runs: Option<Arc<OpRuns>>,
 }
 
 impl Large {
@@ -93,7 +94,7 @@ pub struct Survey {
     /// Two cases with one identity, as a message (with a ledger).
     pub duplicate: Option<String>,
     /// Each case's op, when the plan learned them.
-    pub op_runs: Option<OpRuns>,
+    pub op_runs: Option<Arc<OpRuns>>,
 }
 
 /// Reads a case file through: its cases are parsed only for `--op` or a
