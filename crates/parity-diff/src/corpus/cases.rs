@@ -38,7 +38,9 @@ impl CaseItem {
     /// `line` on: parsed once, for its op and its identity.
     pub fn read(file: &str, raw: &[u8], span: Range<usize>, line: usize) -> Self {
         let mut item = CaseItem::read_lazily(file, raw, span, line);
-        item.id = Some(item.id(file, raw).into_owned());
+        if item.id.is_none() {
+            item.id = Some(CaseId::named(file, raw, None));
+        }
         item
     }
 
