@@ -252,10 +252,11 @@ fn compare_streams<C: Consumer>(
     let mut judge = |slot: Slot<'_>| -> Result<(), InputError> {
         let selected = match &slot.case {
             Some(case) => {
-                if let Some(ledger) = ledger.as_deref_mut() {
-                    ledger.saw_case(&case.id(file), None, &[]);
+                let id = ledger.is_some().then(|| case.id(file));
+                if let (Some(ledger), Some(id)) = (ledger.as_deref_mut(), &id) {
+                    ledger.saw_case(id, None, &[]);
                 }
-                watch.see(slot.index, *case, file)
+                watch.see(slot.index, *case, file, id.as_deref())
             }
             None => !selecting,
         };
@@ -289,10 +290,11 @@ fn compare_streams<C: Consumer>(
     if let Some(cases) = &mut inputs.cases {
         let mut index = cases.cases_read();
         while let Some(case) = cases.next_case().map_err(case_error)? {
-            if let Some(ledger) = ledger.as_deref_mut() {
-                ledger.saw_case(&case.id(file), None, &[]);
+            let id = ledger.is_some().then(|| case.id(file));
+            if let (Some(ledger), Some(id)) = (ledger.as_deref_mut(), &id) {
+                ledger.saw_case(id, None, &[]);
             }
-            watch.see(index, case, file);
+            watch.see(index, case, file, id.as_deref());
             index += 1;
         }
     }

@@ -180,7 +180,7 @@ impl CaseFile {
         let mut duplicates = Duplicates::default();
         for (index, item) in self.items.iter().enumerate() {
             let raw = &self.bytes[item.span.clone()];
-            duplicates.see(index, Case { item, raw }, &self.file);
+            duplicates.see(index, item.line, &item.id(&self.file, raw));
         }
         duplicates.message().map(str::to_owned)
     }
@@ -216,12 +216,12 @@ pub struct Duplicates {
 }
 
 impl Duplicates {
-    /// Notes the case at `index` of `file` (cases come in order).
-    pub fn see(&mut self, index: usize, case: Case<'_>, file: &str) {
+    /// Notes the case at `index`, on `line`, known as `id` (cases come in
+    /// order).
+    pub fn see(&mut self, index: usize, line: usize, id: &CaseId) {
         if self.found.is_some() {
             return;
         }
-        let (item, id) = (case.item, case.id(file));
         let mut hasher = DefaultHasher::new();
         match &id.key {
             CaseKey::Name(name) => (0u8, name).hash(&mut hasher),
@@ -233,12 +233,12 @@ impl Duplicates {
                 self.found = Some(format!(
                     "cases #{first} (line {first_line}) and #{index} (line {}) of {} are both \
                      known as {}; a ledger needs each case's name to be unique within its file",
-                    item.line, id.file, id
+                    line, id.file, id
                 ));
                 self.seen = HashMap::new();
             }
             Entry::Vacant(slot) => {
-                slot.insert((index, item.line));
+                slot.insert((index, line));
             }
         }
     }

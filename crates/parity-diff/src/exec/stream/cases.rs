@@ -3,9 +3,11 @@
 //! which positions are selected, and whether two cases share an identity
 //! (which a ledger cannot tell apart).
 
+use std::borrow::Cow;
 use std::io::Read;
 
 use crate::corpus::cases::{Case, CaseItem, Duplicates};
+use crate::corpus::identity::CaseId;
 use crate::judge::scan::{ElementReader, Mode, ReadError};
 
 /// The cases of a case file, one at a time (see
@@ -132,10 +134,19 @@ impl<'o> Watch<'o> {
         !self.ops.is_empty() || self.duplicates.is_some()
     }
 
-    /// Notes the case at `index`; returns whether it is selected.
-    pub fn see(&mut self, index: usize, case: Case<'_>, file: &str) -> bool {
+    /// Notes the case at `index` of `file`, whose identity the caller may
+    /// have made already (`known`, so that it is not made twice); returns
+    /// whether it is selected.
+    pub fn see(
+        &mut self,
+        index: usize,
+        case: Case<'_>,
+        file: &str,
+        known: Option<&CaseId>,
+    ) -> bool {
         if let Some(duplicates) = &mut self.duplicates {
-            duplicates.see(index, case, file);
+            let id = known.map_or_else(|| case.id(file), Cow::Borrowed);
+            duplicates.see(index, case.item.line, &id);
         }
         let item = case.item;
         if self.ops.is_empty() {

@@ -119,17 +119,19 @@ pub fn survey(
         let mut index = 0;
         let scoping = ledger.as_deref().map(|ledger| ledger.scoping(&entry.name));
         while let Some(case) = cases.next_case()? {
-            if let Some(ledger) = ledger.as_deref_mut() {
+            // Made once, for whichever of the three below needs it.
+            let id = (ledger.is_some() || wanted.keys.is_some()).then(|| case.id(&entry.name));
+            if let (Some(ledger), Some(id)) = (ledger.as_deref_mut(), &id) {
                 let scoping = scoping.as_deref().unwrap_or_default();
-                ledger.saw_case(&case.id(&entry.name), case.item.op.as_deref(), scoping);
+                ledger.saw_case(id, case.item.op.as_deref(), scoping);
             }
-            if let Some(duplicates) = &mut duplicates {
-                duplicates.see(index, case, &entry.name);
+            if let (Some(duplicates), Some(id)) = (&mut duplicates, &id) {
+                duplicates.see(index, case.item.line, id);
             }
             if !wanted.ops.is_empty() && wanted.by_op(case.item.op.as_deref()) {
                 by_op.push(index);
             }
-            if wanted.keys.is_some() && wanted.by_key(&case.id(&entry.name)) {
+            if wanted.keys.is_some() && id.as_ref().is_some_and(|id| wanted.by_key(id)) {
                 named.push(index);
             }
             index += 1;
