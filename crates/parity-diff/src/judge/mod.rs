@@ -6,7 +6,8 @@
 //! through here, whether a file is held in memory or streamed.
 //!
 //! The judge stage, from elements to verdicts: [`scan`] (the one reader
-//! of JSON arrays), [`golden`] (the golden format), [`pairing`] (the
+//! of JSON arrays), [`syntax`] (where a JSON value ends, checked in one
+//! pass), [`golden`] (the golden format), [`pairing`] (the
 //! pairing of cases and results, in memory and streamed alike),
 //! [`compare`] (the verdict on one element), [`explain`] (why the bytes
 //! differ), [`pointer`](mod@pointer) (JSON Pointers), [`raw`] (how an
@@ -21,6 +22,7 @@ pub mod pairing;
 pub mod pointer;
 pub mod raw;
 pub mod scan;
+pub mod syntax;
 pub mod textdiff;
 
 use std::collections::HashSet;

@@ -7,6 +7,7 @@ use std::io::Read;
 use serde_json::value::RawValue;
 
 use super::{not_an_array, ElementReader, ReadError, State, CHUNK, CONTEXT};
+use crate::judge::syntax;
 
 impl<R: Read> ElementReader<R> {
     /// Strict mode: the next element's span, checking what stands between
@@ -108,6 +109,9 @@ impl<R: Read> ElementReader<R> {
     /// and finds its end at once, faster than scanning then parsing), or
     /// `None` when serde_json finds it wrong.
     fn parsed_element(&mut self) -> Result<Option<(usize, usize)>, ReadError> {
+        if let Some(span) = self.checked_element() {
+            return Ok(Some(span));
+        }
         loop {
             let read = serde_json::Deserializer::from_slice(&self.buf[self.pos..self.filled])
                 .into_iter::<&RawValue>()
@@ -129,6 +133,27 @@ impl<R: Read> ElementReader<R> {
             self.mark = None;
             more?;
         }
+    }
+
+    /// The element at `pos` when the one-pass check ([`syntax`]) finds it
+    /// whole, valid and UTF-8, and followed by what may follow an element
+    /// (white space, `,`, `]`) or by enough that serde_json would not read
+    /// on: serde_json's answer, without its set-up per element. Anything
+    /// else is serde_json's to read, as before.
+    fn checked_element(&mut self) -> Option<(usize, usize)> {
+        let held = &self.buf[..self.filled];
+        let end = syntax::value_end(held, self.pos)?;
+        if end + CONTEXT > self.filled && !self.eof {
+            return None;
+        }
+        let ends_it = |byte: &u8| matches!(byte, b' ' | b'\t' | b'\n' | b'\r' | b',' | b']');
+        if !held.get(end).is_none_or(ends_it) {
+            return None;
+        }
+        std::str::from_utf8(&held[self.pos..end]).ok()?;
+        let start = self.pos;
+        self.pos = end;
+        Some((start, end))
     }
 
     /// Reads until twice as much as is held from `pos` on is held (or the
