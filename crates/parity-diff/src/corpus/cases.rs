@@ -74,6 +74,19 @@ impl CaseItem {
     /// [`read`](Self::read) finds it, without its identity (and, when it
     /// has no escape, without a copy).
     pub fn with_op_of_raw<T>(raw: &[u8], with: impl FnOnce(Option<&str>) -> T) -> T {
+        // The common case: an op with no escape is its bytes (and the
+        // name is not read at all).
+        if let Some(members) = head::members(raw) {
+            match members.op {
+                None => return with(None),
+                Some(op) if op.first() != Some(&b'"') => return with(None),
+                Some(op) => {
+                    if let Some(text) = head::plain_text(op) {
+                        return with(Some(text));
+                    }
+                }
+            }
+        }
         let op = head_of(raw).op;
         with(op.as_ref().map(|op| op.to_utf8_lossy()).as_deref())
     }

@@ -4,21 +4,22 @@
 //! member of every case (issue 23).
 //!
 //! The answer must be the one the parse gives ([`CaseItem::read`] falls
-//! back to it): serde_json checks that the case is JSON (then
+//! back to it). One pass ([`syntax`]) checks that the case is JSON, as
+//! serde_json checks it, and walks its top-level members (then
 //! [`js_exact::parse()`], which reads any JSON text nested 512 levels or
-//! fewer, reads it too: serde_json stops at 128); the top-level members
-//! are then walked, and only the `op` and `name` values are parsed. What
-//! the walk does not decide alone (a key with an escape, which might
-//! spell `op`; a second `op` or `name`, of which JavaScript keeps the
-//! last; an `op` or `name` that is not UTF-8; a case serde_json refuses:
-//! deep nesting, or no JSON at all) is left to the parse. Other members
-//! need not be UTF-8: the parse reads them lossily, which changes neither
-//! `op` nor `name`.
+//! fewer, reads it too: the check follows 128); only the `op` and `name`
+//! values are parsed. What the walk does not decide alone (a key with an
+//! escape, which might spell `op`; a second `op` or `name`, of which
+//! JavaScript keeps the last; an `op` or `name` that is not UTF-8; a case
+//! the check does not answer: deep nesting, or no JSON at all) is left
+//! to the parse. Other members need not be UTF-8: the parse reads them
+//! lossily, which changes neither `op` nor `name`.
 //!
 //! [`CaseItem::read`]: crate::corpus::cases::CaseItem::read
 
 use js_exact::{self as js, JsString, TextMode, Value};
-use serde::de::IgnoredAny;
+
+use crate::judge::syntax;
 
 /// The members a run reads of a case.
 #[derive(Debug, Default, PartialEq)]
@@ -40,66 +41,102 @@ impl Head {
     }
 }
 
+/// The raw values of a case's top-level `op` and `name`, as they stand in
+/// its bytes.
+#[derive(Debug, Default, PartialEq)]
+pub struct Members<'a> {
+    pub op: Option<&'a [u8]>,
+    pub name: Option<&'a [u8]>,
+}
+
+/// The `op` and `name` members of the case whose raw bytes are `raw`,
+/// or `None` when only a full parse can tell.
+pub fn members(raw: &[u8]) -> Option<Members<'_>> {
+    // Not an object: neither member, whatever else it is.
+    if raw.first() != Some(&b'{') {
+        return Some(Members::default());
+    }
+    // One pass checks the case is JSON (as serde_json would, but for
+    // UTF-8, which the walk needs only of `op` and `name`: checked below)
+    // and finds the top-level members.
+    let mut op = None;
+    let mut name = None;
+    let mut at = syntax::space(raw, 1);
+    if raw.get(at) == Some(&b'}') {
+        at += 1;
+    } else {
+        loop {
+            // A key; one with an escape is the parse's.
+            if raw.get(at) != Some(&b'"') {
+                return None;
+            }
+            let key_end = syntax::string_end(raw, at + 1)?;
+            let key = &raw[at + 1..key_end - 1];
+            if memchr::memchr(b'\\', key).is_some() {
+                return None;
+            }
+            at = syntax::space(raw, key_end);
+            if raw.get(at) != Some(&b':') {
+                return None;
+            }
+            at = syntax::space(raw, at + 1);
+            let value_end = syntax::value_end(raw, at)?;
+            let slot = match key {
+                b"op" => Some(&mut op),
+                b"name" => Some(&mut name),
+                _ => None,
+            };
+            if let Some(slot) = slot {
+                if slot.is_some() {
+                    return None;
+                }
+                *slot = Some(&raw[at..value_end]);
+            }
+            at = syntax::space(raw, value_end);
+            match raw.get(at)? {
+                b',' => at = syntax::space(raw, at + 1),
+                b'}' => {
+                    at += 1;
+                    break;
+                }
+                _ => return None,
+            }
+        }
+    }
+    // Nothing but white space after the object.
+    if syntax::space(raw, at) != raw.len() {
+        return None;
+    }
+    Some(Members { op, name })
+}
+
+/// The text of a raw string value with no escape, when it is UTF-8 (its
+/// bytes hold no control character: [`members`] checked): what the parse
+/// reads it as, with no copy.
+pub fn plain_text(value: &[u8]) -> Option<&str> {
+    match value {
+        [b'"', inner @ .., b'"'] if memchr::memchr(b'\\', inner).is_none() => {
+            std::str::from_utf8(inner).ok()
+        }
+        _ => None,
+    }
+}
+
 /// The head of the case whose raw bytes are `raw`, or `None` when only a
 /// full parse can tell.
 pub fn read(raw: &[u8]) -> Option<Head> {
-    // Not an object: neither member, whatever else it is.
-    if raw.first() != Some(&b'{') {
-        return Some(Head::default());
-    }
-    // Skipped, not kept as a RawValue: that checks the whole case is
-    // UTF-8, which the walk needs only of `op` and `name` (checked below;
-    // the parse reads any other member's bytes as lossy UTF-8, which
-    // changes neither).
-    serde_json::from_slice::<IgnoredAny>(raw).ok()?;
-    let mut op = None;
-    let mut name = None;
-    let mut at = space(raw, 1);
-    if raw.get(at) == Some(&b'}') {
-        return Some(Head::default());
-    }
-    loop {
-        // A key: valid JSON, so a string; one with an escape is the parse's.
-        let key_start = at + 1;
-        let key_end = key_start + memchr::memchr2(b'"', b'\\', &raw[key_start..])?;
-        if raw[key_end] == b'\\' {
-            return None;
-        }
-        at = space(raw, key_end + 1);
-        // The `:`.
-        at = space(raw, at + 1);
-        let value_end = value_end(raw, at)?;
-        let slot = match &raw[key_start..key_end] {
-            b"op" => Some(&mut op),
-            b"name" => Some(&mut name),
-            _ => None,
-        };
-        if let Some(slot) = slot {
-            if slot.is_some() {
-                return None;
-            }
-            *slot = Some(&raw[at..value_end]);
-        }
-        at = space(raw, value_end);
-        match raw.get(at)? {
-            b',' => at = space(raw, at + 1),
-            _ => break,
-        }
-    }
-    let string = |bytes: Option<&[u8]>| -> Option<Option<JsString>> {
-        match bytes {
-            // No escape: the string is its bytes (serde_json checked they
-            // are UTF-8 and hold no control character), as the parse
-            // would read them.
-            Some([b'"', inner @ .., b'"']) if memchr::memchr(b'\\', inner).is_none() => {
-                std::str::from_utf8(inner)
-                    .ok()
-                    .map(|text| Some(JsString::from(text)))
-            }
-            Some(bytes) if bytes.first() == Some(&b'"') => {
-                let value = js::parse(bytes, TextMode::LossyUtf8).ok()?;
-                value.as_js_string().cloned().map(Some)
-            }
+    let Members { op, name } = members(raw)?;
+    let string = |value: Option<&[u8]>| -> Option<Option<JsString>> {
+        match value {
+            Some(value) if value.first() == Some(&b'"') => match plain_text(value) {
+                Some(text) => Some(Some(JsString::from(text))),
+                // A plain string that is not UTF-8 is the parse's.
+                None if memchr::memchr(b'\\', value).is_none() => None,
+                None => {
+                    let value = js::parse(value, TextMode::LossyUtf8).ok()?;
+                    value.as_js_string().cloned().map(Some)
+                }
+            },
             _ => Some(None),
         }
     };
@@ -109,73 +146,21 @@ pub fn read(raw: &[u8]) -> Option<Head> {
     })
 }
 
-/// The first position at or after `at` that is not white space.
-fn space(raw: &[u8], mut at: usize) -> usize {
-    while raw
-        .get(at)
-        .is_some_and(|byte| matches!(byte, b' ' | b'\t' | b'\n' | b'\r'))
-    {
-        at += 1;
-    }
-    at
-}
-
-/// How deep the walk goes inside a member's value (far below the parse's
-/// limit, [`js::parse::DEFAULT_MAX_DEPTH`]).
-const WALKED_DEPTH: usize = 64;
-
-/// Where the value starting at `at` ends (the text is valid JSON).
-fn value_end(raw: &[u8], at: usize) -> Option<usize> {
-    match *raw.get(at)? {
-        b'"' => string_end(raw, at + 1),
-        b'[' | b'{' => {
-            let (mut depth, mut pos) = (1usize, at + 1);
-            while depth > 0 {
-                match *raw.get(pos)? {
-                    b'"' => pos = string_end(raw, pos + 1)?,
-                    // serde_json checks no depth when it only skips, and the
-                    // parse refuses past its limit: deep cases are its.
-                    b'[' | b'{' if depth >= WALKED_DEPTH => return None,
-                    b'[' | b'{' => {
-                        depth += 1;
-                        pos += 1;
-                    }
-                    b']' | b'}' => {
-                        depth -= 1;
-                        pos += 1;
-                    }
-                    _ => pos += 1,
-                }
-            }
-            Some(pos)
-        }
-        // A number or a literal: up to what ends it.
-        _ => Some(
-            raw[at..]
-                .iter()
-                .position(|byte| matches!(byte, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r'))
-                .map_or(raw.len(), |len| at + len),
-        ),
-    }
-}
-
-/// Just past the string whose body starts at `at`.
-fn string_end(raw: &[u8], mut at: usize) -> Option<usize> {
-    loop {
-        at += memchr::memchr2(b'"', b'\\', &raw[at..])?;
-        if raw[at] == b'"' {
-            return Some(at + 1);
-        }
-        at += 2;
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn parsed(raw: &[u8]) -> Head {
         Head::of_value(js::parse(raw, TextMode::LossyUtf8).ok().as_ref())
+    }
+
+    /// The op as the plan reads it, alone.
+    fn op_alone(raw: &[u8]) -> Option<String> {
+        crate::corpus::cases::CaseItem::with_op_of_raw(raw, |op| op.map(str::to_owned))
+    }
+
+    fn parsed_op(raw: &[u8]) -> Option<String> {
+        parsed(raw).op.map(|op| op.to_utf8_lossy().into_owned())
     }
 
     /// The walk agrees with the parse wherever it answers, and answers
@@ -208,6 +193,12 @@ mod tests {
         for raw in answered {
             let head = read(raw).unwrap_or_else(|| panic!("{:?}", String::from_utf8_lossy(raw)));
             assert_eq!(head, parsed(raw), "{:?}", String::from_utf8_lossy(raw));
+            assert_eq!(
+                op_alone(raw),
+                parsed_op(raw),
+                "{:?}",
+                String::from_utf8_lossy(raw)
+            );
         }
         let left_to_the_parse: &[&[u8]] = &[
             br#"{"\u006fp":"escaped"}"#,
@@ -221,7 +212,18 @@ mod tests {
         ];
         for raw in left_to_the_parse {
             assert_eq!(read(raw), None, "{:?}", String::from_utf8_lossy(raw));
+            assert_eq!(
+                op_alone(raw),
+                parsed_op(raw),
+                "{:?}",
+                String::from_utf8_lossy(raw)
+            );
         }
+        // A name only the parse reads leaves the op the walk's.
+        let odd_name = b"{\"op\":\"a\",\"name\":\"\xff\"}";
+        assert_eq!(read(odd_name), None);
+        assert_eq!(op_alone(odd_name), Some("a".to_owned()));
+        assert_eq!(parsed_op(odd_name), Some("a".to_owned()));
         // serde_json may or may not take a lone surrogate: either way the
         // head is the parse's.
         let lone = br#"{"op":"a","name":"\ud800"}"#;
@@ -268,6 +270,7 @@ mod tests {
             }
             raw.push('}');
             let plain = |text: &str| !text.chars().any(|c| c == '\\' || c == '"' || c < ' ');
+            proptest::prop_assert_eq!(op_alone(raw.as_bytes()), parsed_op(raw.as_bytes()), "{}", raw);
             match read(raw.as_bytes()) {
                 Some(head) => proptest::prop_assert_eq!(head, parsed(raw.as_bytes()), "{}", raw),
                 // Without an escape, a quote or a control character, the
