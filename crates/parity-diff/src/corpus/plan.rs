@@ -29,7 +29,7 @@ use crate::corpus::timings::Timings;
 use crate::corpus::wanted::{FileWanted, Wanted};
 use crate::corpus::{Corpus, Entry as FileEntry};
 use crate::error::InputError;
-use crate::judge::scan::{ElementReader, Mode, ReadError};
+use crate::judge::scan::{ElementReader, Lines, Mode, ReadError};
 use crate::report::{CorpusInfo, ShardInfo};
 use js_exact::{self as js, TextMode};
 
@@ -161,7 +161,8 @@ fn count_cases(
     let Ok(file) = File::open(&entry.case_path) else {
         return counted;
     };
-    let mut elements = ElementReader::new(file, Mode::Lenient);
+    // Counting needs no line, and a lenient read words no error with one.
+    let mut elements = ElementReader::new(file, Mode::Lenient).counting(Lines::None);
     let mut met = BTreeSet::new();
     let array = loop {
         match elements.next_element() {

@@ -36,7 +36,7 @@ use crate::judge::pairing::{
     pair, write_selected, HeldCases, Slot, Streamed as StreamedElements, StreamedCases,
     StreamedResults,
 };
-use crate::judge::scan::{Element, ElementReader, Mode, ReadError};
+use crate::judge::scan::{Element, ElementReader, Lines, Mode, ReadError};
 use crate::judge::LedgerUse;
 use crate::ledger::Ledger;
 use crate::report::Consumer;
@@ -177,7 +177,9 @@ pub fn golden_elements(
     mut each: impl FnMut(Element<'_>),
 ) -> Result<usize, InputError> {
     let golden = arrays::open_file("golden", &entry.golden_path)?;
-    let mut elements = ElementReader::new(golden, Mode::Strict { validate: true });
+    // No caller needs an element's line; an error's is counted.
+    let mut elements =
+        ElementReader::new(golden, Mode::Strict { validate: true }).counting(Lines::ForErrors);
     let failed =
         |error| arrays::stream_error("golden", &entry.golden_path.display().to_string(), error);
     while let Some(element) = elements.next_element().map_err(failed)? {

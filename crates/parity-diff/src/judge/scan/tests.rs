@@ -21,7 +21,17 @@ impl Read for Trickle<'_> {
 
 /// Every element as (offset, line, bytes), or the error's text.
 fn read_all(bytes: &[u8], mode: Mode, step: usize) -> Result<Vec<(u64, usize, Vec<u8>)>, String> {
-    let mut reader = ElementReader::new(Trickle { bytes, step }, mode);
+    read_counting(bytes, mode, step, Lines::Each)
+}
+
+/// [`read_all`], counting only `lines`.
+fn read_counting(
+    bytes: &[u8],
+    mode: Mode,
+    step: usize,
+    lines: Lines,
+) -> Result<Vec<(u64, usize, Vec<u8>)>, String> {
+    let mut reader = ElementReader::new(Trickle { bytes, step }, mode).counting(lines);
     let mut out = Vec::new();
     loop {
         match reader.next_element() {
@@ -206,6 +216,17 @@ fn elements_know_their_offsets_and_lines() {
         read_all(text, STRICT, 7).unwrap_err(),
         serde_reference(text).unwrap_err()
     );
+    // Counting no line, the same elements at the same offsets, on line 0.
+    let mut uncounted = ElementReader::new(&text[..], Mode::Lenient).counting(Lines::None);
+    let mut found = Vec::new();
+    while let Some(element) = uncounted.next_element().unwrap() {
+        found.push((element.offset, element.line, element.bytes.to_vec()));
+    }
+    let on_line_0: Vec<_> = expected
+        .iter()
+        .map(|(offset, _, bytes)| (*offset, 0, bytes.clone()))
+        .collect();
+    assert_eq!(found, on_line_0);
     let mut reader = ElementReader::new(&b"[1,2,3]"[..], Mode::Lenient);
     assert_eq!(reader.next_element().unwrap().unwrap().bytes, b"1");
     assert_eq!(reader.elements_read(), 1);
@@ -325,7 +346,16 @@ proptest! {
     ) {
         let got = read_all(&text, STRICT, step)
             .map(|elements| elements.into_iter().map(|(_, _, b)| b).collect::<Vec<_>>());
-        prop_assert_eq!(got, serde_reference(&text));
+        prop_assert_eq!(&got, &serde_reference(&text));
+        // Counting lines only for errors: the same elements, on line 0,
+        // and the same errors, at the same lines.
+        let for_errors = read_counting(&text, STRICT, step, Lines::ForErrors);
+        if let Ok(elements) = &for_errors {
+            prop_assert!(elements.iter().all(|(_, line, _)| *line == 0));
+        }
+        let for_errors = for_errors
+            .map(|elements| elements.into_iter().map(|(_, _, b)| b).collect::<Vec<_>>());
+        prop_assert_eq!(for_errors, got);
     }
 
     #[test]
