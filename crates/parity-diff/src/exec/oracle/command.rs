@@ -98,8 +98,9 @@ fn read_capped(mut source: impl Read, cap: u64) -> Result<Vec<u8>, Unread> {
 }
 
 /// Copies a stream to `file` to its end, or until it passes `cap` bytes
-/// (then the stream is closed, as [`read_capped`] does); `watch` sees
-/// each chunk once it is in the file.
+/// (then the stream is closed, as [`read_capped`] does); given a
+/// `watch`, each chunk goes to it instead, to write to the file what it
+/// must keep.
 fn copy_capped(
     mut source: impl Read,
     mut file: File,
@@ -119,11 +120,11 @@ fn copy_capped(
         if copied > cap {
             return Err(Unread::TooLarge);
         }
-        file.write_all(&chunk[..read])
-            .map_err(|error| Unread::Spool(error.to_string()))?;
-        if let Some(watch) = &mut watch {
-            watch(&file, &chunk[..read]);
-        }
+        let written = match &mut watch {
+            Some(watch) => watch(&mut file, &chunk[..read]),
+            None => file.write_all(&chunk[..read]),
+        };
+        written.map_err(|error| Unread::Spool(error.to_string()))?;
     }
 }
 
@@ -249,17 +250,22 @@ pub(super) fn run_command_with(
 
 /// Where an output is spooled, and whether it is read through
 /// ([`check_file`]) once the oracle is done; unchecked, its counts are
-/// the caller's to learn ([`check_file`] again).
+/// the caller's to learn ([`check_file`] again). A watch may hold bytes
+/// back from the spool, so only an unchecked spool has one: its caller
+/// has the watch write them before the spool is read.
 pub(super) struct Spool {
     pub file: File,
     pub check: bool,
     pub watch: Option<Watch>,
 }
 
-/// What sees an output as it is spooled: the spool (holding every byte
-/// so far) and the chunk just written to it, on the thread that copies
-/// it. Whatever it does, the oracle waits for it: it must be quick.
-pub type Watch = Box<dyn FnMut(&File, &[u8]) + Send>;
+/// What sees an output as it is spooled, on the thread that copies it:
+/// each chunk as it comes, and the spool, which holds what the watch
+/// wrote of the chunks before. It writes the chunk to the spool, or holds
+/// it back when it can write it again later (a match with the golden
+/// holds back what is the golden's: see `exec/stream/as_golden.rs`).
+/// Whatever it does, the oracle waits for it: it must be quick.
+pub type Watch = Box<dyn FnMut(&mut File, &[u8]) -> io::Result<()> + Send>;
 
 fn run_watched(
     command: Launch<'_>,
@@ -269,6 +275,12 @@ fn run_watched(
     holders: &mut Holders,
 ) -> Result<(Captured, Counted), OracleFailure> {
     let check = spool.as_ref().is_none_or(|spool| spool.check);
+    debug_assert!(
+        spool
+            .as_ref()
+            .is_none_or(|spool| !spool.check || spool.watch.is_none()),
+        "a watched spool may lack what its watch held back"
+    );
     let mut spawn = match command {
         Launch::Shell(command) => {
             let mut shell = Command::new("sh");

@@ -1,7 +1,7 @@
 use super::*;
 use crate::judge::scan::{spans, Mode};
 use proptest::prelude::*;
-use std::io::Write;
+use std::io::{Read, Seek};
 
 /// A golden written to a file of `dir`, and where its elements stand.
 fn expected(dir: &tempfile::TempDir, golden: &str) -> Expected {
@@ -36,13 +36,6 @@ fn matches_in_chunks(output: &[u8], golden: &str, sizes: &[usize]) -> bool {
 
 fn matches(output: &str, golden: &str) -> bool {
     matches_in_chunks(output.as_bytes(), golden, &[usize::MAX])
-}
-
-/// A spool holding `bytes`, as the spooling thread leaves it.
-fn spool_of(bytes: &[u8]) -> File {
-    let mut spool = tempfile::tempfile().unwrap();
-    spool.write_all(bytes).unwrap();
-    spool
 }
 
 #[test]
@@ -90,7 +83,8 @@ fn a_golden_that_cannot_be_opened_matches_nothing() {
 }
 
 /// The output in chunks, with the golden's elements given before chunk
-/// `given` (past the last: after the run, to the verdict).
+/// `given` (past the last: after the run, to the verdict). Whatever the
+/// verdict, the spool then restored holds the output exactly.
 fn watched_verdict(output: &[u8], golden: &str, chunk: usize, given: usize) -> bool {
     let dir = tempfile::tempdir().unwrap();
     let (watching, mut watch) = Watching::new();
@@ -100,13 +94,49 @@ fn watched_verdict(output: &[u8], golden: &str, chunk: usize, given: usize) -> b
         if index == given {
             watching.expect(expected.take());
         }
-        spool.write_all(bytes).unwrap();
-        watch(&spool, bytes);
+        watch(&mut spool, bytes).unwrap();
     }
     if expected.is_some() {
         watching.expect(expected.take());
     }
-    watching.verdict(&spool)
+    let verdict = watching.verdict(&spool);
+    watching.restore(&mut spool).unwrap();
+    let mut spooled = Vec::new();
+    spool.rewind().unwrap();
+    spool.read_to_end(&mut spooled).unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&spooled),
+        String::from_utf8_lossy(output),
+        "chunks of {chunk}, the golden given at {given}"
+    );
+    verdict
+}
+
+/// How much of the output the spool holds once the run is done, before
+/// any restore.
+fn spooled_len(output: &[u8], golden: &str, chunk: usize) -> u64 {
+    let dir = tempfile::tempdir().unwrap();
+    let (watching, mut watch) = Watching::new();
+    let mut spool = tempfile::tempfile().unwrap();
+    watching.expect(Some(expected(&dir, golden)));
+    for bytes in output.chunks(chunk) {
+        watch(&mut spool, bytes).unwrap();
+    }
+    spool.metadata().unwrap().len()
+}
+
+#[test]
+fn a_matching_output_is_not_spooled_and_a_diverging_one_is_from_its_first_difference() {
+    let golden = "[\n{\"a\":1},\n\"x,]\",\n[2, 3]\n]\n";
+    let output = br#"[{"a":1},"x,]",[2, 3]]"#;
+    assert_eq!(spooled_len(output, golden, 4), 0);
+    // The chunk that differs, and all before it, are written.
+    let differs = br#"[{"a":1},"x,]",[2, 4]]"#;
+    assert_eq!(spooled_len(differs, golden, 4), differs.len() as u64);
+    // An output cut short is held back until it is restored.
+    let cut = br#"[{"a":1},"x"#;
+    assert_eq!(spooled_len(cut, golden, 4), 0);
+    assert!(!watched_verdict(cut, golden, 4, 0));
 }
 
 #[test]
@@ -130,9 +160,10 @@ fn the_golden_may_come_before_the_output_while_it_comes_or_after_it() {
 #[test]
 fn nothing_expected_is_no_match() {
     let (watching, mut watch) = Watching::new();
-    let spool = spool_of(b"[]");
+    let mut spool = tempfile::tempfile().unwrap();
     watching.expect(None);
-    watch(&spool, b"[]");
+    watch(&mut spool, b"[]").unwrap();
+    assert_eq!(spool.metadata().unwrap().len(), 2, "spooled as it came");
     assert!(!watching.verdict(&spool));
     // Never told: no match either.
     let (watching, _) = Watching::new();

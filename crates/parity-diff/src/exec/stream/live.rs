@@ -144,7 +144,7 @@ pub fn report_live<C: Consumer>(
         Ok(passing) => passing,
         Err(message) => return Ok(Judged::BadGolden(message)),
     };
-    let Some(output) = output else {
+    let Some(mut output) = output else {
         let finished = Finished {
             output: None,
             leaks,
@@ -158,8 +158,12 @@ pub fn report_live<C: Consumer>(
             return Ok(Judged::Reported { leaks, elapsed });
         }
     }
-    let output = check_spooled(output)
+    // Read through, the spool must hold what the match held back.
+    let output = live
+        .watching
+        .restore(&mut output)
         .ok()
+        .and_then(|()| check_spooled(output).ok())
         .and_then(|streamed| accepted(large, streamed));
     Ok(Judged::After(Finished {
         output,
