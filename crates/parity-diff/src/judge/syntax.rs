@@ -7,7 +7,7 @@
 //! over a case file and of the golden's check (issue 23).
 //!
 //! It answers only "valid, and it ends here". Anything else (a fault, a
-//! value cut short by the end of the bytes, nesting past [`DEPTH`]) is
+//! value cut short by the end of the bytes, nesting past 128 levels) is
 //! `None`, and the caller asks serde_json, whose answer and whose words
 //! stand. So it must never accept what serde_json refuses: the tests hold
 //! it to that, and to accepting what serde_json writes.
