@@ -13,9 +13,9 @@ use parity_diff::config::Suite;
 use parity_diff::outside;
 use parity_diff::report::Format;
 
+use super::flags::{CorpusFlags, OracleFlags, ReportFlags};
 use super::project::Project;
 use super::settle::Given;
-use super::{CorpusFlags, OracleFlags, ReportFlags};
 
 /// `accept`'s own flags.
 pub struct Accept {

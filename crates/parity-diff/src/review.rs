@@ -10,12 +10,12 @@ use parity_diff::command::review::{review_command, ReviewArgs, Source};
 use parity_diff::error::InputError;
 use parity_diff::report::Format;
 
-use super::project::{ConfigFlags, Project};
-use super::settle::{lone_suite, Given};
-use super::{
+use super::flags::{
     CorpusFlags, FramingFlag, LedgerFlags, OracleFlags, RepeatFlag, ReportFlags, RerunFlags,
     SelectFlags, VerdictFlags,
 };
+use super::project::{ConfigFlags, Project};
+use super::settle::{lone_suite, Given};
 
 /// `review`'s flags.
 #[derive(Args)]

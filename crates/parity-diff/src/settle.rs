@@ -19,8 +19,8 @@ use parity_diff::fuzz::promote;
 use parity_diff::outside;
 use parity_diff::report::{formats, KnownOps, ReportOptions};
 
+use super::flags::{oracle_or_ours, CorpusFlags, LedgerFlags, OracleFlags, ReportFlags};
 use super::project::{ConfigFlags, GivenPlaces, Project};
-use super::{oracle_or_ours, CorpusFlags, LedgerFlags, OracleFlags, ReportFlags};
 
 /// What `run` and `accept` were given, for each suite's arguments.
 pub struct Given<'a> {

@@ -1,0 +1,284 @@
+//! The command line: `parity-diff`'s subcommands and what each takes
+//! (clap derives the parser and `--help` from them).
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Parser, Subcommand};
+use parity_diff::corpus::Shard;
+use parity_diff::fuzz::command::parse_duration;
+
+use crate::flags::{
+    CorpusFlags, CoverageCorpusFlags, FramingFlag, LedgerFlags, OracleFlags, RepeatFlag,
+    ReportFlags, RerunFlags, SelectFlags, VerdictFlags,
+};
+use crate::project::ConfigFlags;
+use crate::review;
+
+/// Compares result arrays with goldens, case by case: identical, same
+/// value with different bytes (and why), or different (where, with both
+/// values and a diff). With a ledger of known divergences, a case that
+/// diverges as its entry says is accepted. Exit status: 0 all passed or
+/// accepted, 1 any failure, 2 usage or input error.
+#[derive(Parser)]
+#[command(name = "parity-diff", version)]
+pub(crate) struct Cli {
+    #[command(subcommand)]
+    pub(crate) command: Command,
+    #[command(flatten)]
+    pub(crate) report: ReportFlags,
+    #[command(flatten)]
+    pub(crate) project: ConfigFlags,
+}
+
+#[derive(Subcommand)]
+pub(crate) enum Command {
+    /// Compare one result array with one golden (either may be `-`).
+    Compare {
+        /// The results: a golden-format file or a compact array.
+        results: String,
+        /// The golden.
+        golden: String,
+        /// The case file: labels (`#index op name`), lines, identities
+        /// and ops.
+        #[arg(long)]
+        cases: Option<String>,
+        #[command(flatten)]
+        select: SelectFlags,
+        #[command(flatten)]
+        ledger: LedgerFlags,
+        #[command(flatten)]
+        verdict: VerdictFlags,
+    },
+    /// Run an oracle over a corpus and compare with its goldens.
+    #[command(override_usage = "parity-diff run [--oracle <CMD>] [OPTIONS]")]
+    Run {
+        /// The oracle command (run with `sh -c`, cases on stdin) [default:
+        /// the suite's `oracle`, else the worker-spawn-oracle binary
+        /// beside parity-diff].
+        #[arg(long, value_name = "CMD")]
+        oracle: Option<String>,
+        #[command(flatten)]
+        corpus: CorpusFlags,
+        /// Only the K-th of N shards: N contiguous ranges of the selected
+        /// cases, in corpus order, balanced by count, or by time with
+        /// --timings (`merge` joins their JSON reports).
+        #[arg(long, value_name = "K/N")]
+        shard: Option<Shard>,
+        /// Balance --shard by the oracle times a timings file holds
+        /// (`run --record-timings`); repeat the flag to add up several
+        /// (each shard's, say).
+        #[arg(long, value_name = "FILE", requires = "shard")]
+        timings: Vec<PathBuf>,
+        /// Write each case file's oracle time (and how many cases it was
+        /// sent) to FILE, for --timings. Never in the report.
+        #[arg(long, value_name = "FILE")]
+        record_timings: Option<PathBuf>,
+        #[command(flatten)]
+        select: SelectFlags,
+        #[command(flatten)]
+        rerun: RerunFlags,
+        #[command(flatten)]
+        ledger: LedgerFlags,
+        #[command(flatten)]
+        run: OracleFlags,
+        #[command(flatten)]
+        verdict: VerdictFlags,
+        #[command(flatten)]
+        framing: FramingFlag,
+        #[command(flatten)]
+        repeat: RepeatFlag,
+    },
+    /// Run the corpus and record every new or changed divergence in the
+    /// ledger, with a reason; --prune removes entries that no longer
+    /// apply.
+    #[command(override_usage = "parity-diff accept [--oracle <CMD>] [--reason <TEXT>] [OPTIONS]")]
+    Accept {
+        /// The oracle command (run with `sh -c`, cases on stdin) [default:
+        /// the suite's `oracle`, else the worker-spawn-oracle binary
+        /// beside parity-diff].
+        #[arg(long, value_name = "CMD")]
+        oracle: Option<String>,
+        /// Why these divergences are acceptable (required unless only
+        /// pruning).
+        #[arg(long, value_name = "TEXT")]
+        reason: Option<String>,
+        /// Record them as known bugs to fix, not deliberate differences.
+        #[arg(long)]
+        triaged: bool,
+        /// Where a triaged bug is tracked.
+        #[arg(long, value_name = "URL", requires = "triaged")]
+        link: Option<String>,
+        /// Remove entries of cases that pass now (stale) and, on a full
+        /// run, of cases that are gone (orphaned), and rules that match
+        /// no case (stale) or whose ops have none (orphaned).
+        #[arg(long)]
+        prune: bool,
+        /// Write one rule for each op whose every divergence has one form
+        /// (one thrown message, or crash, timeout or invalid output), and
+        /// case entries for the rest.
+        #[arg(long)]
+        rule: bool,
+        /// Write even when the CI environment variable is set.
+        #[arg(long)]
+        force: bool,
+        #[command(flatten)]
+        corpus: CorpusFlags,
+        #[command(flatten)]
+        select: SelectFlags,
+        #[command(flatten)]
+        rerun: RerunFlags,
+        #[command(flatten)]
+        ledger: LedgerFlags,
+        #[command(flatten)]
+        run: OracleFlags,
+        #[command(flatten)]
+        verdict: VerdictFlags,
+        #[command(flatten)]
+        framing: FramingFlag,
+        #[command(flatten)]
+        repeat: RepeatFlag,
+    },
+    /// Walk the new, changed and stale divergences of a run (or of a JSON
+    /// report) in a terminal, group by group: accept, triage, write an op
+    /// rule, prune or skip each, written to the ledger as it is decided.
+    Review {
+        #[command(flatten)]
+        flags: review::ReviewFlags,
+    },
+    /// Merge the JSON reports of `run --shard K/N`, every K, into the
+    /// report of one whole run (any format), with the checks only a
+    /// whole run makes: orphaned goldens and ledger entries.
+    Merge {
+        /// The shards' JSON reports, in any order.
+        #[arg(required = true, value_name = "REPORT")]
+        reports: Vec<PathBuf>,
+    },
+    /// What changed between two runs' JSON reports, case by case:
+    /// newly failing, failing differently, newly passing, added, removed,
+    /// and each op's change in pass count (human, or markdown for a pull
+    /// request comment). Exit status 1 when anything newly fails.
+    Delta {
+        /// The report of the run before (the base branch's, say).
+        base: PathBuf,
+        /// The report of the run after.
+        head: PathBuf,
+    },
+    /// Write goldens from a reference oracle.
+    #[command(override_usage = "parity-diff bless [--reference <CMD>] [OPTIONS]")]
+    Bless {
+        /// The reference oracle command (run with `sh -c`) [default: the
+        /// suite's `reference`].
+        #[arg(long, value_name = "CMD")]
+        reference: Option<String>,
+        /// Write nothing; exit 1 when any golden would change or is orphaned.
+        #[arg(long)]
+        check: bool,
+        /// Write even when the CI environment variable is set.
+        #[arg(long)]
+        force: bool,
+        /// With --repeat, write the first run's goldens even for cases
+        /// whose result differs between the reference's runs.
+        #[arg(long)]
+        allow_nondeterministic: bool,
+        #[command(flatten)]
+        corpus: CorpusFlags,
+        #[command(flatten)]
+        run: OracleFlags,
+        #[command(flatten)]
+        repeat: RepeatFlag,
+    },
+    /// Run each case alone through a Node reference with V8's coverage
+    /// on, and report per op the spans its cases reach, and every span
+    /// no case runs (allowlisted or not).
+    Coverage {
+        #[command(flatten)]
+        corpus: CoverageCorpusFlags,
+        /// The allowlist of spans no case can reach (default:
+        /// coverage-allowlist.txt beside the cases directory, when it
+        /// exists).
+        #[arg(long, value_name = "FILE")]
+        allowlist: Option<PathBuf>,
+        /// Exit 1 when a span that is not allowlisted never runs, or an
+        /// allowlisted one is reached (a stale entry).
+        #[arg(long)]
+        check: bool,
+        #[command(flatten)]
+        run: OracleFlags,
+    },
+    /// The smallest part of the corpus found with the same per-op
+    /// coverage of a Node reference: lists the cases it would drop
+    /// (deletes nothing).
+    Cmin {
+        #[command(flatten)]
+        corpus: CoverageCorpusFlags,
+        #[command(flatten)]
+        run: OracleFlags,
+    },
+    /// Take cases from a generator, or mutate a corpus's, run them through
+    /// two oracles side by side, and minimize and keep every divergence.
+    Fuzz {
+        /// One implementation (run with `sh -c`, cases on stdin); without
+        /// it, the suite's `reference`, else the worker-spawn-oracle binary
+        /// beside parity-diff.
+        #[arg(long)]
+        left: Option<String>,
+        /// The other; without it, the suite's `oracle`, else that binary
+        /// too.
+        #[arg(long)]
+        right: Option<String>,
+        /// Only these ops (repeat the flag; default: the ops of the
+        /// corpus's cases).
+        #[arg(long = "op", value_name = "OP")]
+        ops: Vec<String>,
+        /// A case generator: `CMD --op OP --seed N --count K` prints a
+        /// JSON array of K cases of op OP (run with `sh -c`). Without it,
+        /// the corpus's cases are mutated [default: the suite's
+        /// `generator`].
+        #[arg(long, value_name = "CMD")]
+        generator: Option<String>,
+        /// The corpus whose cases are mutated, and whose ops are fuzzed
+        /// when no --op is given [default: the suite's `cases`, else
+        /// cases].
+        #[arg(long, visible_alias = "cases", value_name = "DIR")]
+        corpus: Option<PathBuf>,
+        /// The seed (default: a fresh one, printed so a finding can be replayed).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Stop after this many cases (default 10000 without --duration).
+        #[arg(long, conflicts_with = "duration")]
+        count: Option<usize>,
+        /// Stop after this long: 30s, 10m, 2h.
+        #[arg(long, value_parser = parse_duration)]
+        duration: Option<Duration>,
+        /// Where minimized divergences are written as case files, outside
+        /// the corpus [default: the suite's `fuzz-out`, else fuzz-findings
+        /// beside the cases directory].
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// Fuzz nothing: move the findings in DIR (a former --out) into
+        /// the corpus, under regressions/, and bless their goldens with
+        /// the reference (--left, else the suite's `reference`).
+        #[arg(long, value_name = "DIR", conflicts_with_all = ["seed", "count", "duration", "generator", "out"])]
+        promote: Option<PathBuf>,
+        /// Grow the corpus, guided by a Node reference's coverage: keep
+        /// each case that reaches code the corpus does not, shrunk, in a
+        /// case file in DIR with its golden (for --promote DIR).
+        #[arg(long, value_name = "DIR", conflicts_with_all = ["promote", "left", "right", "out", "ledger"])]
+        grow: Option<PathBuf>,
+        /// The Node reference --grow runs with coverage on [default: the
+        /// suite's `reference`].
+        #[arg(long, value_name = "CMD", requires = "grow")]
+        reference: Option<String>,
+        /// The ledger whose entries and rules say which divergences are
+        /// known (counted, neither minimized nor written); default:
+        /// parity-ledger.txt beside the corpus, when it exists.
+        #[arg(long, value_name = "FILE")]
+        ledger: Option<PathBuf>,
+        /// Cases per batch.
+        #[arg(long, default_value_t = 1000)]
+        batch_size: usize,
+        #[command(flatten)]
+        run: OracleFlags,
+    },
+}
