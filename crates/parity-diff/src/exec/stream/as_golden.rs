@@ -183,6 +183,8 @@ impl Matcher {
             .into_iter()
             .chain(elements)
             .chain([Piece::Byte(b']')]);
+        // One buffer for every element copied: a restore may span them all.
+        let mut chunk = Vec::new();
         let mut at = 0u64;
         for piece in pieces {
             if at >= range.end {
@@ -195,7 +197,7 @@ impl Matcher {
                     Piece::Byte(byte) => out.write_all(&[byte])?,
                     Piece::Golden(span) => {
                         let start = span.start + (from - at);
-                        copy_range(&self.golden, start..start + (to - from), out)?;
+                        copy_range(&self.golden, start..start + (to - from), &mut chunk, out)?;
                     }
                 }
             }
@@ -237,9 +239,18 @@ impl Piece {
     }
 }
 
-/// Copies bytes `range` of `file` to `out`.
-fn copy_range(file: &File, range: Range<u64>, out: &mut impl Write) -> io::Result<()> {
-    let mut chunk = vec![0; CHUNK.min((range.end - range.start) as usize)];
+/// Copies bytes `range` of `file` to `out`, through `chunk` (grown to at
+/// most [`CHUNK`]).
+fn copy_range(
+    file: &File,
+    range: Range<u64>,
+    chunk: &mut Vec<u8>,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    let wanted = CHUNK.min((range.end - range.start) as usize);
+    if chunk.len() < wanted {
+        chunk.resize(wanted, 0);
+    }
     let mut at = range.start;
     while at < range.end {
         let wanted = ((range.end - at) as usize).min(chunk.len());
