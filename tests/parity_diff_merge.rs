@@ -293,6 +293,132 @@ fn orphaned_ledger_entries_are_found_on_the_merged_whole() {
     assert_eq!(human.stdout, corpus.run(&["run", "--oracle", "cat"]).stdout);
 }
 
+/// Rules over `corpus_of_seven`, run with `cat` in three shards (cases
+/// 0..2, 2..4, 4..7: c.json's cases, and the golden element past them,
+/// only in the third).
+const RULES: &str = "\
+rule op y
+  match: any
+  state: accepted
+  reason: used in the third shard only
+
+rule op y
+  files: c.json
+  match: threw \"nope\"
+  state: accepted
+  reason: stale in the third shard, orphaned in the others
+
+rule op x
+  match: crash
+  state: accepted
+  reason: stale in every shard
+
+rule op x
+  files: c.json
+  match: any
+  state: accepted
+  reason: orphaned: c.json has no case of op x
+
+rule op z
+  match: any
+  state: triaged https://example.com/issue/1
+  reason: orphaned in every shard
+";
+
+#[test]
+fn stale_and_orphaned_rules_are_found_on_the_merged_whole() {
+    let corpus = corpus_of_seven();
+    // c1 diverges (for the first rule to decide), besides the golden's
+    // element past c.json's cases (an op-less case no rule covers).
+    corpus.golden(
+        "c.json",
+        &golden_of(&[
+            r#"{"op":"y","name":"c0"}"#,
+            r#"{"op":"y","name":"c1","v":1}"#,
+            r#"{"op":"y","name":"stale"}"#,
+        ]),
+    );
+    write(corpus.join("parity-ledger.txt"), RULES);
+    let paths = shard_reports(&corpus, 3, &[]);
+    // Each shard says which rules its cases did not decide, by index, and
+    // fails none of them (only the whole run knows).
+    let shard = |k: usize| std::fs::read_to_string(&paths[k]).unwrap();
+    assert!(shard(0).contains(r#""ledgerRules":[],"shardRules":[{"index":0,"rule":"rule op y""#));
+    assert!(shard(2).contains(r#""shardRules":[{"index":1,"rule":"rule op y""#));
+    let problems = |text: &str| -> Vec<(usize, String)> {
+        let rules = parse(text).shard_rules.expect("shardRules");
+        rules
+            .iter()
+            .map(|finding| (finding.index, finding.problem.name().to_owned()))
+            .collect()
+    };
+    let listed = |pairs: &[(usize, &str)]| -> Vec<(usize, String)> {
+        pairs.iter().map(|(i, p)| (*i, p.to_string())).collect()
+    };
+    let orphaned_in_part = listed(&[
+        (0, "orphaned"),
+        (1, "orphaned"),
+        (2, "stale"),
+        (3, "orphaned"),
+        (4, "orphaned"),
+    ]);
+    assert_eq!(problems(&shard(0)), orphaned_in_part);
+    assert_eq!(problems(&shard(1)), orphaned_in_part);
+    assert_eq!(
+        problems(&shard(2)),
+        listed(&[(1, "stale"), (2, "stale"), (3, "orphaned"), (4, "orphaned")])
+    );
+    for k in 0..3 {
+        assert!(shard(k).contains(r#""staleRules":0"#), "{}", shard(k));
+    }
+
+    // Merged: the unsharded run's findings, byte for byte, in every
+    // format that shows them, and its exit status.
+    let whole = corpus.run(&["run", "--oracle", "cat", "--format", "json"]);
+    let merged = merge(corpus.path(), &paths, "json");
+    assert_eq!((merged.code, whole.code), (1, 1), "{}", merged.stderr);
+    assert_eq!(body(&merged.stdout), body(&whole.stdout));
+    assert!(!merged.stdout.contains("shardRules"), "{}", merged.stdout);
+    assert!(
+        merged.stdout.contains(r#""staleRules":4"#),
+        "{}",
+        merged.stdout
+    );
+    for format in ["human", "markdown", "junit"] {
+        let merged = merge(corpus.path(), &paths, format);
+        let whole = corpus.run(&["run", "--oracle", "cat", "--format", format]);
+        // (The Markdown title names the command.)
+        let merged = merged
+            .stdout
+            .replace("parity-diff merge", "parity-diff run");
+        assert_eq!(merged, whole.stdout, "{format}");
+    }
+    let human = merge(corpus.path(), &paths, "human").stdout;
+    for line in [
+        "STALE rule op y, files c.json (match: threw \"nope\"): matches no case",
+        "STALE rule op x (match: crash): matches no case",
+        "ORPHANED rule op x, files c.json (match: any): no case of its ops",
+        "ORPHANED rule op z (match: any): no case of its ops",
+    ] {
+        assert!(human.contains(line), "{line}\n{human}");
+    }
+    assert!(!human.contains("used in the third shard only"), "{human}");
+
+    // A selection is no whole run: its shards list no rules, and the
+    // merge checks none.
+    let paths = shard_reports(&corpus, 2, &["--op", "x"]);
+    for path in &paths {
+        let text = std::fs::read_to_string(path).unwrap();
+        assert!(!text.contains("shardRules"), "{text}");
+    }
+    let merged = merge(corpus.path(), &paths, "json");
+    assert!(
+        merged.stdout.contains(r#""ledgerRules":[]"#),
+        "{}",
+        merged.stdout
+    );
+}
+
 #[test]
 fn merge_refuses_what_is_not_one_run_in_shards() {
     let corpus = corpus_of_seven();

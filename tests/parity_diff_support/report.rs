@@ -3,6 +3,7 @@
 //! reports this way, never by hand, so a test reads what `merge` and
 //! `delta` read. The bytes themselves are the snapshots' to check.
 
+use parity_diff::ledger::rules::RuleFinding;
 use parity_diff::ledger::Entry;
 use parity_diff::report::json::{
     FileHead, GroupInfo, Item, LedgerChanges, ReportHead, ReportReader, Summary,
@@ -66,6 +67,8 @@ pub struct Report {
     pub by_op: Vec<(String, Tally)>,
     /// `ledgerChanges` (`accept`).
     pub ledger_changes: Option<LedgerChanges>,
+    /// `shardRules` (a shard's report with a ledger).
+    pub shard_rules: Option<Vec<RuleFinding>>,
     /// The summary.
     pub summary: Summary,
 }
@@ -87,6 +90,7 @@ impl Report {
             groups: Vec::new(),
             by_op: Vec::new(),
             ledger_changes: None,
+            shard_rules: None,
             summary: Summary::default(),
         };
         let mut summary = None;
@@ -106,6 +110,7 @@ impl Report {
                 Item::RuleFinding(_) => {}
                 Item::ByOp(by_op) => report.by_op = by_op,
                 Item::LedgerChanges(changes) => report.ledger_changes = Some(changes),
+                Item::ShardRules(rules) => report.shard_rules = Some(rules),
                 Item::Summary(read) => summary = Some(read),
             }
         }

@@ -12,7 +12,9 @@
 //! goldens (goldens whose case file is not in the recorded list, unless
 //! the shards ran with `--op`) and orphaned ledger entries (entries whose
 //! case no shard saw, unless the shards ran with `--filter` or `--op`;
-//! the entries of a file that could not be compared are not checked).
+//! the entries of a file that could not be compared are not checked),
+//! and, on the same terms, stale and orphaned ledger rules, from each
+//! shard's `shardRules` ([`whole_run_findings`]).
 //! The counts, per-op table and groups are recomputed from the records,
 //! so the summary and `byOp` are those of the unsharded run.
 
@@ -22,6 +24,7 @@ use std::path::{Path, PathBuf};
 
 use crate::corpus::identity::CaseId;
 use crate::error::InputError;
+use crate::ledger::rules::whole_run_findings;
 use crate::record::{CaseRecord, VerdictKind};
 use crate::report::json::{FileHead, Item, ReportHead, ReportReader};
 use crate::report::{Consumer, FileInfo, Problem, ReportOptions, RunInfo, Sink, Totals};
@@ -328,8 +331,12 @@ pub fn merge_command(args: &MergeArgs, out: impl Write) -> Result<Totals, InputE
         troubled: HashSet::new(),
         shard: String::new(),
     };
+    // Each shard's rules that its cases did not decide; `None` for a
+    // shard whose report does not say (no ledger, or an older report).
+    let mut shard_rules = Vec::with_capacity(paths.len());
     for path in paths {
         let (mut reader, _) = ReportReader::open(path)?;
+        shard_rules.push(None);
         merger.shard = path.display().to_string();
         // Goldens without a case file are the merge's to find.
         let mut skipping = false;
@@ -343,6 +350,11 @@ pub fn merge_command(args: &MergeArgs, out: impl Write) -> Result<Totals, InputE
                 }
                 Item::Case(record) if !skipping => merger.case(*record)?,
                 Item::Case(_) | Item::EndFile => {}
+                Item::ShardRules(rules) => {
+                    if let Some(last) = shard_rules.last_mut() {
+                        *last = Some(rules);
+                    }
+                }
                 // The tail is recomputed from the records.
                 _ => {}
             }
@@ -374,6 +386,10 @@ pub fn merge_command(args: &MergeArgs, out: impl Write) -> Result<Totals, InputE
                 if !seen && !merger.troubled.contains(&entry.id.file) {
                     merger.sink.orphaned_entry(entry);
                 }
+            }
+            let shard_rules: Option<Vec<_>> = shard_rules.into_iter().collect();
+            for finding in whole_run_findings(&shard_rules.unwrap_or_default()) {
+                merger.sink.rule_finding(&finding);
             }
         }
     }

@@ -7,8 +7,9 @@
 //! file as the array of their raw bytes, in order) and compared with the
 //! golden's elements at the same positions; files without such cases are
 //! left out. `--shard K/N` takes one of N balanced ranges of the selected
-//! cases ([`plan`](mod@crate::corpus::plan)), sent the same way; orphaned goldens and
-//! ledger entries are then left to `merge`. `--rerun-failed` sends only
+//! cases ([`plan`](mod@crate::corpus::plan)), sent the same way; orphaned goldens,
+//! ledger entries and rules are then left to `merge` (the shard's report
+//! lists the rules its cases did not decide, `shardRules`). `--rerun-failed` sends only
 //! the cases its report names ([`rerun`](crate::corpus::rerun)), and
 //! looks again for the orphaned goldens it names; orphaned ledger entries
 //! and rules are a full run's to check. `--record-timings` writes each
@@ -493,6 +494,9 @@ impl<C: Consumer> Consumer for Watched<'_, C> {
     fn rule_finding(&mut self, finding: &RuleFinding) {
         self.inner.rule_finding(finding)
     }
+    fn shard_rules(&mut self, findings: Vec<RuleFinding>) {
+        self.inner.shard_rules(findings)
+    }
 }
 
 /// The leaks of a file's oracle runs, as warnings: in the report, and on
@@ -668,13 +672,18 @@ pub fn run_planned<C: Consumer>(
     if let Some(ledger) = ledger {
         ledger.saw_entries(consumer.seen.drain(..));
         ledger.used_rules(consumer.rules.drain(..));
-        if corpus.is_whole() && args.ops.is_empty() && args.rerun.is_none() {
+        let every = corpus.filter.is_none() && args.ops.is_empty() && args.rerun.is_none();
+        if every && corpus.shard.is_none() {
             for entry in ledger.orphans() {
                 consumer.orphaned_entry(entry);
             }
             for finding in ledger.rule_findings() {
                 consumer.rule_finding(&finding);
             }
+        } else if every {
+            // The whole run's findings are merge's to make, from every
+            // shard's.
+            consumer.shard_rules(ledger.rule_findings());
         }
     }
     Ok(times)

@@ -13,6 +13,8 @@
 //! most specific wins (ops with `files`, then ops, then `*`), then the
 //! first in the file. docs/LEDGER.md describes the format.
 
+use std::collections::BTreeMap;
+
 use super::{read_token, token};
 use crate::corpus::glob::Glob;
 use crate::record::{EntryRef, EntryState, VerdictKind};
@@ -493,6 +495,37 @@ impl PartialRule {
             comments: self.comments,
         })
     }
+}
+
+/// The whole run's stale and orphaned rules, from what each of its
+/// shards found within itself (`shards`: every shard's findings). A
+/// rule is in the whole run's scope when it is in some shard's, and
+/// decides a case when it does in some shard; so a rule one shard did
+/// not list decided a case, a rule every shard found orphaned is
+/// orphaned, and any other listed by every shard is stale.
+pub fn whole_run_findings(shards: &[Vec<RuleFinding>]) -> Vec<RuleFinding> {
+    let Some((first, rest)) = shards.split_first() else {
+        return Vec::new();
+    };
+    let others: Vec<BTreeMap<usize, RuleProblem>> = rest
+        .iter()
+        .map(|shard| shard.iter().map(|f| (f.index, f.problem)).collect())
+        .collect();
+    first
+        .iter()
+        .filter_map(|finding| {
+            let mut problem = finding.problem;
+            for shard in &others {
+                if *shard.get(&finding.index)? == RuleProblem::Stale {
+                    problem = RuleProblem::Stale;
+                }
+            }
+            Some(RuleFinding {
+                problem,
+                ..finding.clone()
+            })
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -254,3 +254,83 @@ fn a_framing_divergence_is_decided_by_the_most_specific_framing_rule() {
     assert_eq!(decide_framing(ledger.rules(), "a.json"), Some(1));
     assert_eq!(decide_framing(ledger.rules(), "b.json"), Some(0));
 }
+
+/// A finding of the rule at `index`.
+fn finding(index: usize, problem: RuleProblem) -> RuleFinding {
+    let ledger =
+        Ledger::parse("rule op x\n  match: any\n  state: accepted\n  reason: r\n").unwrap();
+    RuleFinding {
+        rule: ledger.rules()[0].clone(),
+        index,
+        problem,
+    }
+}
+
+/// What a run finds of rules whose scope and use it knows.
+fn findings_of(scoped: &[bool], used: &[bool]) -> Vec<(usize, RuleProblem)> {
+    (0..scoped.len())
+        .filter_map(|at| match (scoped[at], used[at]) {
+            (false, _) => Some((at, RuleProblem::Orphaned)),
+            (true, false) => Some((at, RuleProblem::Stale)),
+            (true, true) => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_rule_is_stale_or_orphaned_in_the_whole_run_only_as_every_shard_says() {
+    use RuleProblem::{Orphaned, Stale};
+    let shard = |found: &[(usize, RuleProblem)]| -> Vec<RuleFinding> {
+        found
+            .iter()
+            .map(|&(at, problem)| finding(at, problem))
+            .collect()
+    };
+    let whole = whole_run_findings(&[
+        shard(&[(0, Orphaned), (1, Orphaned), (2, Stale), (3, Orphaned)]),
+        shard(&[(1, Stale), (2, Stale), (3, Orphaned)]),
+        shard(&[(1, Orphaned), (2, Orphaned), (3, Orphaned)]),
+    ]);
+    let found: Vec<(usize, RuleProblem)> = whole.iter().map(|f| (f.index, f.problem)).collect();
+    // 0 decided a case in the second shard; 1 and 2 had cases in scope
+    // somewhere and decided none; 3 never had one.
+    assert_eq!(found, [(1, Stale), (2, Stale), (3, Orphaned)]);
+    assert_eq!(whole[0].rule, finding(1, Stale).rule);
+    assert!(whole_run_findings(&[]).is_empty());
+    assert_eq!(whole_run_findings(&[shard(&[(4, Orphaned)])])[0].index, 4);
+}
+
+proptest::proptest! {
+    /// However a run's cases fall into shards, the whole run's findings
+    /// are what its shards' findings make: a rule's scope and use are
+    /// each some shard's.
+    #[test]
+    fn shards_findings_make_the_whole_runs(
+        shards in proptest::collection::vec(
+            proptest::collection::vec((proptest::bool::ANY, proptest::bool::ANY), 6),
+            1..5,
+        ),
+    ) {
+        // Per shard and rule: in scope, and deciding a case (only in scope).
+        let shards: Vec<(Vec<bool>, Vec<bool>)> = shards
+            .iter()
+            .map(|rules| rules.iter().map(|&(s, u)| (s, s && u)).unzip())
+            .collect();
+        let scoped: Vec<bool> = (0..6).map(|at| shards.iter().any(|s| s.0[at])).collect();
+        let used: Vec<bool> = (0..6).map(|at| shards.iter().any(|s| s.1[at])).collect();
+        let per_shard: Vec<Vec<RuleFinding>> = shards
+            .iter()
+            .map(|(scoped, used)| {
+                findings_of(scoped, used)
+                    .into_iter()
+                    .map(|(at, problem)| finding(at, problem))
+                    .collect()
+            })
+            .collect();
+        let merged: Vec<(usize, RuleProblem)> = whole_run_findings(&per_shard)
+            .iter()
+            .map(|f| (f.index, f.problem))
+            .collect();
+        proptest::prop_assert_eq!(merged, findings_of(&scoped, &used));
+    }
+}

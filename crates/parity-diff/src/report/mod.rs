@@ -316,6 +316,11 @@ pub struct Aggregates {
     pub orphaned: Vec<Entry>,
     /// Ledger rules that are stale or orphaned.
     pub rules: Vec<RuleFinding>,
+    /// In a shard's report (a whole run's selection but for `--shard`,
+    /// with a ledger): the rules this shard's cases did not decide,
+    /// each stale or orphaned within the shard. `merge` finds the whole
+    /// run's stale and orphaned rules from every shard's.
+    pub shard_rules: Option<Vec<RuleFinding>>,
 }
 
 impl Aggregates {
@@ -398,6 +403,12 @@ pub trait Consumer {
     fn orphaned_entry(&mut self, entry: &Entry);
     /// A ledger rule that is stale or orphaned.
     fn rule_finding(&mut self, finding: &RuleFinding);
+    /// A shard's rules that its cases did not decide (see
+    /// [`Aggregates::shard_rules`]). Only a report keeps them: they
+    /// fail nothing, and mean something only to `merge`.
+    fn shard_rules(&mut self, findings: Vec<RuleFinding>) {
+        let _ = findings;
+    }
 }
 
 impl<W: Write> Consumer for Sink<W> {
@@ -450,6 +461,9 @@ impl<W: Write> Consumer for Sink<W> {
     fn rule_finding(&mut self, finding: &RuleFinding) {
         self.aggregates.totals.rules += 1;
         self.aggregates.rules.push(finding.clone());
+    }
+    fn shard_rules(&mut self, findings: Vec<RuleFinding>) {
+        self.aggregates.shard_rules = Some(findings);
     }
 }
 

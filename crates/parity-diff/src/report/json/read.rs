@@ -15,7 +15,8 @@ use std::path::Path;
 use super::case::{read_case, read_entry};
 use super::head::{read_corpus, read_ledger, read_shard};
 use super::tail::{
-    read_by_op, read_group, read_ledger_changes, read_orphaned, read_rule_finding, read_summary,
+    read_by_op, read_group, read_ledger_changes, read_orphaned, read_rule_finding,
+    read_shard_rules, read_summary,
 };
 use super::{size, string, strings, GroupInfo, LedgerChanges, ReportHead, Summary, Version};
 use crate::error::InputError;
@@ -53,6 +54,9 @@ pub enum Item {
     Group(GroupInfo),
     /// A stale or orphaned ledger rule (`ledgerRules`), its index 0.
     RuleFinding(Box<RuleFinding>),
+    /// The rules a shard's cases did not decide (`shardRules`, in a
+    /// shard's report with a ledger), with their indexes.
+    ShardRules(Vec<RuleFinding>),
     /// The counts per op (`byOp`), in the report's order.
     ByOp(Vec<(String, Tally)>),
     /// What `accept` changed in the ledger (`ledgerChanges`).
@@ -385,6 +389,11 @@ impl<R: Read> ReportReader<R> {
                 "orphanedEntries" => List::Orphaned,
                 "groups" => List::Groups,
                 "ledgerRules" => List::Rules,
+                "shardRules" => {
+                    return self
+                        .member(&key, read_shard_rules)
+                        .map(|rules| Some(Item::ShardRules(rules)))
+                }
                 "byOp" => {
                     return self
                         .member(&key, read_by_op)

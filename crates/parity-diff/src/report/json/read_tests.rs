@@ -76,6 +76,7 @@ fn report(run: RunInfo) -> (Vec<u8>, Vec<CaseRecord>) {
     sink.end_file().unwrap();
     sink.orphaned_entry(&orphan());
     Consumer::rule_finding(&mut sink, &rule_finding());
+    Consumer::shard_rules(&mut sink, shard_rules());
     sink.finish().unwrap();
     (out, records)
 }
@@ -112,6 +113,29 @@ fn rule_finding() -> RuleFinding {
         index: 0,
         problem: RuleProblem::Stale,
     }
+}
+
+/// A shard's rules: their indexes are what `merge` knows them by.
+fn shard_rules() -> Vec<RuleFinding> {
+    let orphaned = RuleFinding {
+        rule: Rule {
+            ops: RuleOps::Every,
+            files: None,
+            matches: Match::Any,
+            state: EntryState::Accepted,
+            reason: "every op".into(),
+            comments: Vec::new(),
+        },
+        index: 7,
+        problem: RuleProblem::Orphaned,
+    };
+    vec![
+        RuleFinding {
+            index: 3,
+            ..rule_finding()
+        },
+        orphaned,
+    ]
 }
 
 fn read_all(bytes: &[u8]) -> Result<(ReportHead, Vec<Item>), InputError> {
@@ -185,6 +209,7 @@ fn a_report_reads_back_piece_by_piece() {
         Item::EndFile,
         Item::OrphanedEntry(Box::new(orphan())),
         Item::RuleFinding(Box::new(rule_finding())),
+        Item::ShardRules(shard_rules()),
         Item::Group(GroupInfo {
             signature: Signature::new(Some("x"), "different", "different at /v"),
             count: 1,
@@ -258,6 +283,9 @@ fn what_is_not_a_report_of_a_known_version_is_refused_with_a_reason() {
     assert!(error(&bad_group).contains("a group that is not one"));
     let bad_summary = text.replacen("\"exitCode\":2", "\"exitCode\":\"2\"", 1);
     assert!(error(&bad_summary).contains("a malformed `summary`"));
+    let bad_shard_rules = text.replacen("\"index\":3,", "\"index\":-3,", 1);
+    assert_ne!(bad_shard_rules, text);
+    assert!(error(&bad_shard_rules).contains("a malformed `shardRules`"));
     // Members a later version adds are read past, wherever they are.
     let whole = read_all(text.as_bytes()).unwrap().1;
     let more = text

@@ -65,34 +65,59 @@ pub(super) fn write_orphaned(entries: &[Entry], out: &mut Vec<u8>) {
 /// The `ledgerRules` array: the stale and orphaned rules, each
 /// `{"rule","files","match","state","reason","problem"}`.
 pub(super) fn write_rule_findings(findings: &[RuleFinding], out: &mut Vec<u8>) {
-    let values: Vec<Value> = findings
+    let values = findings
         .iter()
-        .map(|finding| {
-            let rule = &finding.rule;
-            let files = rule
-                .files
-                .as_ref()
-                .map_or(Value::Null, |glob| Value::from(glob.pattern()));
-            let state = match &rule.state {
-                EntryState::Accepted => "accepted",
-                EntryState::Triaged { .. } => "triaged",
-            };
-            let mut object = Object::new()
-                .with("rule", rule.head())
-                .with("files", files)
-                .with("match", rule.matches.render())
-                .with("state", state);
-            if let EntryState::Triaged { link: Some(link) } = &rule.state {
-                object = object.with("link", link.as_str());
-            }
-            Value::Object(
-                object
-                    .with("reason", rule.reason.as_str())
-                    .with("problem", finding.problem.name()),
-            )
-        })
-        .collect();
-    out.extend_from_slice(&js_exact::to_json(&Value::Array(values)));
+        .map(|finding| rule_finding_json(finding, None));
+    out.extend_from_slice(&js_exact::to_json(&Value::Array(values.collect())));
+}
+
+/// The `shardRules` array of a shard's report: the rules its cases did
+/// not decide, each as in `ledgerRules` after an `index`, its place
+/// among the ledger's rules (by which `merge` knows it in every shard).
+pub(super) fn write_shard_rules(findings: &[RuleFinding], out: &mut Vec<u8>) {
+    let values = findings
+        .iter()
+        .map(|finding| rule_finding_json(finding, Some(finding.index)));
+    out.extend_from_slice(&js_exact::to_json(&Value::Array(values.collect())));
+}
+
+fn rule_finding_json(finding: &RuleFinding, index: Option<usize>) -> Value {
+    let rule = &finding.rule;
+    let files = rule
+        .files
+        .as_ref()
+        .map_or(Value::Null, |glob| Value::from(glob.pattern()));
+    let state = match &rule.state {
+        EntryState::Accepted => "accepted",
+        EntryState::Triaged { .. } => "triaged",
+    };
+    let mut object = match index {
+        Some(index) => Object::new().with("index", index as f64),
+        None => Object::new(),
+    };
+    object = object
+        .with("rule", rule.head())
+        .with("files", files)
+        .with("match", rule.matches.render())
+        .with("state", state);
+    if let EntryState::Triaged { link: Some(link) } = &rule.state {
+        object = object.with("link", link.as_str());
+    }
+    Value::Object(
+        object
+            .with("reason", rule.reason.as_str())
+            .with("problem", finding.problem.name()),
+    )
+}
+
+/// A shard's `shardRules` read back, each rule's index with it.
+pub(super) fn read_shard_rules(value: &Value) -> Option<Vec<RuleFinding>> {
+    let read = |value: &Value| {
+        let index = size(value.get("index"))?;
+        let finding = read_rule_finding(value)?;
+        Some(RuleFinding { index, ..finding })
+    };
+    value.as_array()?.iter().map(read).collect()
 }
 
 /// A stale or orphaned rule read back from `ledgerRules` (its index

@@ -17,7 +17,7 @@ use super::case::{write_case_of, write_entry, write_strings, Members};
 use super::head::write_head;
 use super::tail::{
     ledger_changes_json, tally_json, write_group, write_orphaned, write_rule_findings,
-    write_summary,
+    write_shard_rules, write_summary,
 };
 use super::LedgerChanges;
 use crate::outside;
@@ -186,6 +186,10 @@ impl RecordHandlers for Json {
         write_orphaned(&aggregates.orphaned, &mut bytes);
         bytes.extend_from_slice(b",\"ledgerRules\":");
         write_rule_findings(&aggregates.rules, &mut bytes);
+        if let Some(shard_rules) = &aggregates.shard_rules {
+            bytes.extend_from_slice(b",\"shardRules\":");
+            write_shard_rules(shard_rules, &mut bytes);
+        }
         bytes.extend_from_slice(b",\"groups\":[");
         let groups = &mut aggregates.groups;
         for (n, key) in groups.sorted().into_iter().enumerate() {
