@@ -12,7 +12,8 @@
 
 use std::sync::Mutex;
 
-use super::{golden_problem, runs_live, RunArgs};
+use super::prepare::{golden_problem, runs_live};
+use super::RunArgs;
 use crate::corpus::Entry as FileEntry;
 use crate::exec::stream::live::{self, Live};
 use crate::exec::stream::run::streams;
