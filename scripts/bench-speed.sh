@@ -10,6 +10,8 @@
 # light batch of scripts/bench.sh), its golden blessed with our own
 # oracle (target/release/worker-spawn-oracle):
 #   oracle      worker-spawn-oracle < l.json > /dev/null
+#   piped       worker-spawn-oracle < l.json | cat > /dev/null (what any
+#               reader of its output pays: the pipe; not a target)
 #   run -j1     parity-diff run --jobs 1 --oracle worker-spawn-oracle (a corpus of l.json alone)
 #   run -j2     the same with --jobs 2
 #   compare     parity-diff compare RESULTS GOLDEN
@@ -57,13 +59,14 @@ diverging_port="'$oracle' | '$work/port.sh'"
 
 # The contestants: each a function whose stdout and stderr are dropped.
 c_oracle() { "$oracle" < "$light/cases/l.json"; }
+c_piped() { "$oracle" < "$light/cases/l.json" | cat; }
 c_run1() { "$diff" run --no-config -q --jobs 1 --oracle "$oracle" --cases "$light/cases" --golden "$light/golden"; }
 c_run2() { "$diff" run --no-config -q --jobs 2 --oracle "$oracle" --cases "$light/cases" --golden "$light/golden"; }
 c_compare() { "$diff" compare -q "$work/results.json" "$light/golden/l.json"; }
 c_compare_cases() { "$diff" compare -q "$work/results.json" "$light/golden/l.json" --cases "$light/cases/l.json"; }
 c_loop() { for f in cases/*.json; do "$oracle" < "$f" > /dev/null; done; }
 c_corpus() { "$diff" run -q --jobs 1; }
-contestants=(oracle run1 run2 compare compare_cases loop corpus)
+contestants=(oracle piped run1 run2 compare compare_cases loop corpus)
 
 # Every contestant must succeed before it is timed (a failing run would
 # measure nothing).
@@ -97,6 +100,7 @@ med() { median < "$work/$1.times"; }
 ratio() { paste "$work/$1.times" "$work/$2.times" | awk '{ printf "%.4f\n", $1 / $2 }' | median; }
 row() { printf '%-40s %8.3f s   %5.2f× %-14s target ≤ %s×\n' "$1" "$(med "$2")" "$(ratio "$2" "$3")" "$3" "$4"; }
 printf '%-40s %8.3f s\n' "worker-spawn-oracle < l.json" "$(med oracle)"
+printf '%-40s %8.3f s   %5.2f× %-14s (the pipe alone)\n' "worker-spawn-oracle < l.json | cat" "$(med piped)" "$(ratio piped oracle)" oracle
 row "run --jobs 1 (l.json alone)" run1 oracle 1.3
 row "run --jobs 2 (l.json alone)" run2 oracle 1.1
 printf '%-40s %8.3f s\n' "compare results golden" "$(med compare)"
