@@ -222,3 +222,42 @@ fn a_suites_ops_say_which_cases_stand_on_the_unknown_op_row() {
     assert!(report.case("t.json", "a c").unknown_op);
     assert!(!report.case("t.json", "a zzz").unknown_op);
 }
+
+/// The table lines up on a terminal whatever the ops are written in: a
+/// CJK op takes two columns a character, a combining mark none, and the
+/// counts stand in the same columns on every row.
+#[test]
+fn the_per_op_table_lines_up_in_terminal_columns() {
+    let corpus = Corpus::new();
+    let cases = [
+        r#"{"op":"x","name":"a"}"#,
+        r#"{"op":"合計","name":"b"}"#,
+        r#"{"op":"合計の平均値","name":"c"}"#,
+        "{\"op\":\"cafe\u{301}\",\"name\":\"d\"}",
+    ];
+    corpus
+        .case("w.json", &format!("[{}]", cases.join(",")))
+        .golden("w.json", &golden_of(&cases));
+    let ran = corpus.run(&["run", "--oracle", "cat"]);
+    assert_eq!(ran.code, 0, "{ran:?}");
+    let table: Vec<&str> = ran
+        .stdout
+        .lines()
+        .skip_while(|line| !line.starts_with("op "))
+        .take(5)
+        .collect();
+    assert_eq!(table.len(), 5, "{}", ran.stdout);
+    let width = |line: &str| parity_diff::columns::width(line);
+    assert!(
+        table.iter().all(|line| width(line) == width(table[0])),
+        "{}",
+        ran.stdout
+    );
+    assert_eq!(
+        op_rows(&ran.stdout)
+            .iter()
+            .map(|(op, _)| op.as_str())
+            .collect::<Vec<_>>(),
+        ["cafe\u{301}", "x", "合計", "合計の平均値"]
+    );
+}

@@ -47,8 +47,10 @@
 //! ledgers and ports, made harmless for every output (no control
 //! characters, no workflow commands); [`redact`]: secrets kept out of
 //! reports; [`files`]: the one way files are written; [`error`]: the
-//! input error every command reports as exit status 2.
+//! input error every command reports as exit status 2; [`columns`]: how
+//! wide text is on a terminal, for what lines text up for people.
 
+pub mod columns;
 pub mod command;
 pub mod config;
 pub mod corpus;

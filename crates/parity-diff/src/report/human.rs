@@ -16,6 +16,7 @@ use super::LedgerChanges;
 use super::{
     Aggregates, FileInfo, Needs, Problem, RecordFormat, RecordHandlers, ReportOptions, Tally,
 };
+use crate::columns;
 use crate::judge::textdiff::LineKind;
 use crate::ledger::rules::RuleProblem;
 use crate::outside;
@@ -330,7 +331,7 @@ impl Human {
         }
         let width = rows
             .iter()
-            .map(|(op, _)| op.chars().count())
+            .map(|(op, _)| columns::width(op))
             .max()
             .unwrap_or(2);
         writeln!(
@@ -339,11 +340,10 @@ impl Human {
             "op", "passed", "accepted", "failed"
         )?;
         for (op, tally) in rows {
-            let pad = width.saturating_sub(op.chars().count());
             writeln!(
                 out,
-                "{op}{}  {:>8}  {:>8}  {:>8}",
-                " ".repeat(pad),
+                "{}  {:>8}  {:>8}  {:>8}",
+                columns::pad(&op, width),
                 tally.passed,
                 tally.accepted,
                 tally.failed

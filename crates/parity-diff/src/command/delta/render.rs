@@ -14,6 +14,7 @@ use std::convert::Infallible;
 use std::io::{self, Write};
 
 use super::{Change, Delta, Kind, OpCounts};
+use crate::columns;
 use crate::outside;
 use crate::record::signature::op_display;
 use crate::report::markdown::text::{cell, code};
@@ -158,7 +159,7 @@ fn human(delta: &mut Delta, quiet: bool, out: &mut dyn Write) -> io::Result<()> 
         } else {
             let width = ops
                 .iter()
-                .map(|(op, _)| op.chars().count())
+                .map(|(op, _)| columns::width(op))
                 .max()
                 .unwrap_or(2);
             let width = width.max(2);
@@ -170,7 +171,8 @@ fn human(delta: &mut Delta, quiet: bool, out: &mut dyn Write) -> io::Result<()> 
             for (op, counts) in ops {
                 writeln!(
                     out,
-                    "{op:<width$}  {:>13}  {:>13}  {:>7}",
+                    "{}  {:>13}  {:>13}  {:>7}",
+                    columns::pad(&op, width),
                     format!("{}/{}", counts.base_passed, counts.base_cases),
                     format!("{}/{}", counts.head_passed, counts.head_cases),
                     signed(change_of(counts))

@@ -7,6 +7,7 @@
 //! case text, elements, messages, reasons) is written through
 //! [`outside`], as every report writes it.
 
+use crate::columns;
 use crate::judge::pointer;
 use crate::judge::textdiff::{self, LineKind};
 use crate::outside;
@@ -40,13 +41,9 @@ pub enum Style {
 /// One row: spans of text, together at most the screen's width.
 pub type Row = Vec<(Style, String)>;
 
-/// `text` cut to `width` characters, with `…` when cut.
+/// `text` cut to `width` columns, with `…` when cut.
 fn fit(text: &str, width: usize) -> String {
-    if text.chars().count() <= width {
-        return text.to_owned();
-    }
-    let kept: String = text.chars().take(width.saturating_sub(1)).collect();
-    format!("{kept}…")
+    columns::fit(text, width)
 }
 
 /// A row of one span.
@@ -303,9 +300,8 @@ fn side_by_side(
     let column = (width - 3) / 2;
     let pair = |left: (Style, String), right: (Style, String)| -> Row {
         let left_text = fit(&left.1, column);
-        let pad = column - left_text.chars().count();
         vec![
-            (left.0, format!("{left_text}{}", " ".repeat(pad))),
+            (left.0, columns::pad(&left_text, column)),
             (Style::Dim, " │ ".to_owned()),
             (right.0, fit(&right.1, column)),
         ]
@@ -403,15 +399,14 @@ fn message(session: &Session, width: usize) -> Row {
 fn keys(session: &Session, width: usize) -> Row {
     if let Some(prompt) = &session.prompt {
         let label = format!("{}: ", prompt.label());
-        let room = width.saturating_sub(label.chars().count() + 1);
+        let room = width.saturating_sub(columns::width(&label) + 1);
         let before: String = prompt.text[..prompt.cursor].iter().collect();
         let after: String = prompt.text[prompt.cursor..].iter().collect();
-        let before = outside::text(&before).into_owned();
-        let skip = before.chars().count().saturating_sub(room);
-        let before: String = before.chars().skip(skip).collect();
+        let before = outside::text(&before);
+        let before = columns::last(&before, room).to_owned();
         let after = fit(
             &outside::text(&after),
-            room.saturating_sub(before.chars().count()),
+            room.saturating_sub(columns::width(&before)),
         );
         return vec![
             (Style::Key, label),
@@ -444,7 +439,7 @@ fn keys(session: &Session, width: usize) -> Row {
     let mut spans = Vec::new();
     let mut used = 0;
     for (key, what) in pairs {
-        let len = key.chars().count() + what.chars().count() + 3;
+        let len = columns::width(key) + columns::width(what) + 3;
         if used + len > width {
             break;
         }

@@ -89,6 +89,50 @@ fn a_case_is_shown_side_by_side_or_unified_within_80_by_24() {
     );
 }
 
+/// Wide characters (CJK, emoji) take two columns of a terminal, a
+/// combining mark none: the screen measures columns, so no row is wider
+/// than the screen and the side-by-side divider stays in one column.
+#[test]
+fn wide_characters_are_measured_in_columns() {
+    let case = r#"{"op":"合計","name":"大きな名前の事例","values":[1,2]}"#;
+    let record = compared(
+        case,
+        r#"{"defined":true,"value":{"合計":"三三三三三三三三三三三三三三三三三三三三三三三三三"}}"#,
+        r#"{"defined":true,"value":{"合計":"四🦀é"}}"#,
+    );
+    let mut session = session_of(&[record]);
+    for width in [40, 61, 80] {
+        let rows = draw(&mut session, width, 24);
+        let shown = text(&rows);
+        for row in shown.lines() {
+            assert!(columns::width(row) <= width, "{width}: {row:?}");
+        }
+        let dividers: Vec<usize> = shown
+            .lines()
+            .filter_map(|row| row.find(" │ ").map(|at| columns::width(&row[..at])))
+            .collect();
+        assert!(dividers.len() >= 3, "{shown}");
+        assert!(
+            dividers.iter().all(|&at| at == (width - 3) / 2),
+            "{dividers:?}\n{shown}"
+        );
+        assert!(shown.contains("三三…"), "{shown}");
+    }
+    // The line being typed keeps its end in sight, by columns too.
+    session.key(Key::Char('a'));
+    for c in "理由は長い説明です理由は長い説明です理由は長い説明です".chars()
+    {
+        session.key(Key::Char(c));
+    }
+    let rows = draw(&mut session, 40, 24);
+    let last = text(&rows[rows.len() - 1..]);
+    assert!(
+        columns::width(last.trim_end_matches('\n')) <= 40,
+        "{last:?}"
+    );
+    assert!(last.contains("説明です▏"), "{last:?}");
+}
+
 #[test]
 fn a_long_body_scrolls_and_says_what_is_below() {
     let golden: Vec<String> = (0..40).map(|n| n.to_string()).collect();

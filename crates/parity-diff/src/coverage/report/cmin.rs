@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use super::json::{case_value, count};
+use crate::columns;
 use crate::coverage::analysis::CaseInfo;
 use crate::coverage::attribution::op_key;
 use crate::coverage::cmin::Cover;
@@ -63,7 +64,7 @@ pub fn human(cases: &[CaseInfo], cover: &Cover, errors: &[String], quiet: bool) 
     let ops = by_op(cases, cover);
     let width = ops
         .keys()
-        .map(|op| outside::text(&super::shown_op(op)).chars().count())
+        .map(|op| columns::width(&outside::text(&super::shown_op(op))))
         .max()
         .unwrap_or(2)
         .max(2);
@@ -71,8 +72,8 @@ pub fn human(cases: &[CaseInfo], cover: &Cover, errors: &[String], quiet: bool) 
     for (op, (all, kept)) in &ops {
         let _ = writeln!(
             out,
-            "{:<width$}  {all:>6}  {kept:>6}",
-            outside::text(&super::shown_op(op))
+            "{}  {all:>6}  {kept:>6}",
+            columns::pad(&outside::text(&super::shown_op(op)), width)
         );
     }
     for error in errors {

@@ -5,6 +5,7 @@
 use std::fmt::Write as _;
 
 use super::preview;
+use crate::columns;
 use crate::coverage::analysis::{Analysis, Totals};
 use crate::coverage::attribution::OpCoverage;
 use crate::outside;
@@ -40,7 +41,7 @@ fn table(analysis: &Analysis) -> String {
     let rows: Vec<&OpCoverage> = rows.iter().chain([&all]).collect();
     let width = rows
         .iter()
-        .map(|row| outside::text(&super::shown_op(&row.op)).chars().count())
+        .map(|row| columns::width(&outside::text(&super::shown_op(&row.op))))
         .max()
         .unwrap_or(2)
         .max(2);
@@ -51,8 +52,8 @@ fn table(analysis: &Analysis) -> String {
     for row in rows {
         let _ = writeln!(
             out,
-            "{:<width$}  {:>6}  {:>9}  {:>6}  {:>7}  {:>3}%  {:>9}  {:>9}",
-            outside::text(&super::shown_op(&row.op)),
+            "{}  {:>6}  {:>9}  {:>6}  {:>7}  {:>3}%  {:>9}  {:>9}",
+            columns::pad(&outside::text(&super::shown_op(&row.op)), width),
             row.cases,
             row.functions,
             row.spans,
