@@ -9,8 +9,8 @@ use parity_diff::corpus::Shard;
 use parity_diff::fuzz::command::parse_duration;
 
 use crate::flags::{
-    CorpusFlags, CoverageCorpusFlags, FramingFlag, LedgerFlags, OracleFlags, RepeatFlag,
-    ReportFlags, RerunFlags, SelectFlags, VerdictFlags,
+    CorpusFlags, CorpusRunFlags, CoverageCorpusFlags, LedgerFlags, OracleFlags, RepeatFlag,
+    ReportFlags, SelectFlags, VerdictFlags,
 };
 use crate::project::ConfigFlags;
 use crate::review;
@@ -75,19 +75,7 @@ pub(crate) enum Command {
         #[arg(long, value_name = "FILE")]
         record_timings: Option<PathBuf>,
         #[command(flatten)]
-        select: SelectFlags,
-        #[command(flatten)]
-        rerun: RerunFlags,
-        #[command(flatten)]
-        ledger: LedgerFlags,
-        #[command(flatten)]
-        run: OracleFlags,
-        #[command(flatten)]
-        verdict: VerdictFlags,
-        #[command(flatten)]
-        framing: FramingFlag,
-        #[command(flatten)]
-        repeat: RepeatFlag,
+        with: CorpusRunFlags,
     },
     /// Run the corpus and record every new or changed divergence in the
     /// ledger, with a reason; --prune removes entries that no longer
@@ -125,19 +113,7 @@ pub(crate) enum Command {
         #[command(flatten)]
         corpus: CorpusFlags,
         #[command(flatten)]
-        select: SelectFlags,
-        #[command(flatten)]
-        rerun: RerunFlags,
-        #[command(flatten)]
-        ledger: LedgerFlags,
-        #[command(flatten)]
-        run: OracleFlags,
-        #[command(flatten)]
-        verdict: VerdictFlags,
-        #[command(flatten)]
-        framing: FramingFlag,
-        #[command(flatten)]
-        repeat: RepeatFlag,
+        with: CorpusRunFlags,
     },
     /// Walk the new, changed and stale divergences of a run (or of a JSON
     /// report) in a terminal, group by group: accept, triage, write an op

@@ -84,6 +84,28 @@ pub(crate) struct CorpusFlags {
     pub(crate) filter: Option<String>,
 }
 
+/// What `run`, `accept` and `review` take after their corpus, in this
+/// order: which cases, the rerun, the ledger, how the oracle runs, what
+/// counts as a pass, the framing and the repeats. Each group keeps its
+/// own help heading.
+#[derive(Args)]
+pub(crate) struct CorpusRunFlags {
+    #[command(flatten)]
+    pub(crate) select: SelectFlags,
+    #[command(flatten)]
+    pub(crate) rerun: RerunFlags,
+    #[command(flatten)]
+    pub(crate) ledger: LedgerFlags,
+    #[command(flatten)]
+    pub(crate) run: OracleFlags,
+    #[command(flatten)]
+    pub(crate) verdict: VerdictFlags,
+    #[command(flatten)]
+    pub(crate) framing: FramingFlag,
+    #[command(flatten)]
+    pub(crate) repeat: RepeatFlag,
+}
+
 /// Which cases are compared (`run`, `compare`, `accept`).
 #[derive(Args)]
 #[command(next_help_heading = "Comparison")]

@@ -78,13 +78,7 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
             shard,
             timings,
             record_timings,
-            select,
-            rerun,
-            ledger,
-            run,
-            verdict,
-            framing,
-            repeat,
+            with,
         } => {
             let project = Project::open(flags)?;
             let suites = project.suites(&flags.suites)?;
@@ -93,27 +87,19 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
                 &[
                     ("--cases", corpus.cases.is_some()),
                     ("--golden", corpus.golden.is_some()),
-                    ("--ledger", ledger.ledger.is_some()),
+                    ("--ledger", with.ledger.ledger.is_some()),
                     ("--oracle", oracle.is_some()),
                     ("--shard", shard.is_some()),
                     ("--record-timings", record_timings.is_some()),
                 ],
             )?;
             project.enter()?;
-            let rerun = rerun.read(&project)?;
+            let rerun = with.rerun.read(&project)?;
             let timings = read_timings(&project, &timings)?;
             let given = Given {
-                oracle: &oracle,
-                corpus: &corpus,
-                ledger: &ledger,
-                run: &run,
-                ops: &select.ops,
-                report: report.options(&verdict),
-                framing: framing.framing,
-                rerun: rerun.as_ref(),
                 timings: timings.as_ref(),
                 record_timings: record_timings.map(|path| project.given(path)),
-                repeat: repeat.repeat,
+                ..Given::of(&oracle, &corpus, &with, report, rerun.as_ref())
             };
             if suites.is_empty() {
                 let args = given.run_args(&project, None, shard)?;
@@ -128,7 +114,7 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
                     })
                 })
                 .collect::<anyhow::Result<Vec<_>>>()?;
-            Ok(run_suites(&runs, report.options(&verdict), stdout)?.exit_code())
+            Ok(run_suites(&runs, report.options(&with.verdict), stdout)?.exit_code())
         }
         Command::Accept {
             oracle,
@@ -139,13 +125,7 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
             rule,
             force,
             corpus,
-            select,
-            rerun,
-            ledger,
-            run,
-            verdict,
-            framing,
-            repeat,
+            with,
         } => {
             report.check(formats::Command::Accept)?;
             let project = Project::open(flags)?;
@@ -155,26 +135,14 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
                 &[
                     ("--cases", corpus.cases.is_some()),
                     ("--golden", corpus.golden.is_some()),
-                    ("--ledger", ledger.ledger.is_some()),
+                    ("--ledger", with.ledger.ledger.is_some()),
                     ("--oracle", oracle.is_some()),
                 ],
             )?;
             several_suites_print_text(&suites, report, "accept")?;
             project.enter()?;
-            let rerun = rerun.read(&project)?;
-            let given = Given {
-                oracle: &oracle,
-                corpus: &corpus,
-                ledger: &ledger,
-                run: &run,
-                ops: &select.ops,
-                report: report.options(&verdict),
-                framing: framing.framing,
-                rerun: rerun.as_ref(),
-                timings: None,
-                record_timings: None,
-                repeat: repeat.repeat,
-            };
+            let rerun = with.rerun.read(&project)?;
+            let given = Given::of(&oracle, &corpus, &with, report, rerun.as_ref());
             let accept = Accept {
                 reason,
                 triaged,

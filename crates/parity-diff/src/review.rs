@@ -10,10 +10,7 @@ use parity_diff::command::review::{review_command, ReviewArgs, Source};
 use parity_diff::error::InputError;
 use parity_diff::report::Format;
 
-use super::flags::{
-    CorpusFlags, FramingFlag, LedgerFlags, OracleFlags, RepeatFlag, ReportFlags, RerunFlags,
-    SelectFlags, VerdictFlags,
-};
+use super::flags::{CorpusFlags, CorpusRunFlags, ReportFlags};
 use super::project::{ConfigFlags, Project};
 use super::settle::{lone_suite, Given};
 
@@ -34,19 +31,7 @@ pub struct ReviewFlags {
     #[command(flatten)]
     corpus: CorpusFlags,
     #[command(flatten)]
-    select: SelectFlags,
-    #[command(flatten)]
-    rerun: RerunFlags,
-    #[command(flatten)]
-    ledger: LedgerFlags,
-    #[command(flatten)]
-    run: OracleFlags,
-    #[command(flatten)]
-    verdict: VerdictFlags,
-    #[command(flatten)]
-    framing: FramingFlag,
-    #[command(flatten)]
-    repeat: RepeatFlag,
+    with: CorpusRunFlags,
 }
 
 /// Runs `review`.
@@ -66,7 +51,7 @@ pub fn review(
     let project = Project::open(config)?;
     let suite = lone_suite(&project, &config.suites)?;
     project.enter()?;
-    let places = project.places(flags.corpus.given(Some(&flags.ledger)), suite);
+    let places = project.places(flags.corpus.given(Some(&flags.with.ledger)), suite);
     let ledger = places
         .ledger
         .clone()
@@ -76,23 +61,17 @@ pub fn review(
             path: project.given(path),
             suite: suite.map(|suite| suite.name.clone()),
             filter: flags.corpus.corpus(&places, None)?.filter,
-            ops: flags.select.ops.clone(),
+            ops: flags.with.select.ops.clone(),
         },
         None => {
-            let rerun = flags.rerun.read(&project)?;
-            let given = Given {
-                oracle: &flags.oracle,
-                corpus: &flags.corpus,
-                ledger: &flags.ledger,
-                run: &flags.run,
-                ops: &flags.select.ops,
-                report: report.options(&flags.verdict),
-                framing: flags.framing.framing,
-                repeat: flags.repeat.repeat,
-                rerun: rerun.as_ref(),
-                timings: None,
-                record_timings: None,
-            };
+            let rerun = flags.with.rerun.read(&project)?;
+            let given = Given::of(
+                &flags.oracle,
+                &flags.corpus,
+                &flags.with,
+                report,
+                rerun.as_ref(),
+            );
             Source::Run(Box::new(given.run_args(&project, suite, None)?))
         }
     };

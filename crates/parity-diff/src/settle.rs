@@ -19,7 +19,9 @@ use parity_diff::fuzz::promote;
 use parity_diff::outside;
 use parity_diff::report::{formats, KnownOps, ReportOptions};
 
-use super::flags::{oracle_or_ours, CorpusFlags, LedgerFlags, OracleFlags, ReportFlags};
+use super::flags::{
+    oracle_or_ours, CorpusFlags, CorpusRunFlags, LedgerFlags, OracleFlags, ReportFlags,
+};
 use super::project::{ConfigFlags, GivenPlaces, Project};
 
 /// What `run` and `accept` were given, for each suite's arguments.
@@ -42,7 +44,33 @@ pub struct Given<'a> {
     pub repeat: Option<u32>,
 }
 
-impl Given<'_> {
+impl<'a> Given<'a> {
+    /// What `run`, `accept` or `review` was given: `oracle`, `corpus` and
+    /// the flags after them, reporting as `report` says; `rerun` is
+    /// `--rerun-failed`'s report, read. No `--timings` or
+    /// `--record-timings` (only `run` has them).
+    pub fn of(
+        oracle: &'a Option<String>,
+        corpus: &'a CorpusFlags,
+        flags: &'a CorpusRunFlags,
+        report: &ReportFlags,
+        rerun: Option<&'a Rerun>,
+    ) -> Self {
+        Given {
+            oracle,
+            corpus,
+            ledger: &flags.ledger,
+            run: &flags.run,
+            ops: &flags.select.ops,
+            report: report.options(&flags.verdict),
+            framing: flags.framing.framing,
+            rerun,
+            timings: None,
+            record_timings: None,
+            repeat: flags.repeat.repeat,
+        }
+    }
+
     /// A suite's run (or, without one, the run the flags alone say):
     /// each flag over the suite's key.
     pub fn run_args(
