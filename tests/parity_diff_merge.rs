@@ -404,6 +404,30 @@ fn stale_and_orphaned_rules_are_found_on_the_merged_whole() {
     }
     assert!(!human.contains("used in the third shard only"), "{human}");
 
+    // Every file streamed (the survey notes each case's scope): the same
+    // shards' rules and the same merge.
+    let stream = [("PARITY_DIFF_STREAM_ABOVE", "0")];
+    let streamed: Vec<PathBuf> = (1..=3)
+        .map(|k| {
+            let shard = format!("{k}/3");
+            let args = [
+                "run", "--oracle", "cat", "--format", "json", "--shard", &shard,
+            ];
+            let ran = support::run_with(corpus.path(), &args, b"", &stream);
+            let path = corpus.join(&format!("streamed-{k}.json"));
+            write(&path, &ran.stdout);
+            path
+        })
+        .collect();
+    for (a, b) in paths.iter().zip(&streamed) {
+        assert_eq!(
+            problems(&std::fs::read_to_string(b).unwrap()),
+            problems(&std::fs::read_to_string(a).unwrap())
+        );
+    }
+    let merged = merge(corpus.path(), &streamed, "json");
+    assert_eq!(body(&merged.stdout), body(&whole.stdout));
+
     // A selection is no whole run: its shards list no rules, and the
     // merge checks none.
     let paths = shard_reports(&corpus, 2, &["--op", "x"]);
