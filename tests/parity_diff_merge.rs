@@ -428,6 +428,30 @@ fn stale_and_orphaned_rules_are_found_on_the_merged_whole() {
     let merged = merge(corpus.path(), &streamed, "json");
     assert_eq!(body(&merged.stdout), body(&whole.stdout));
 
+    // A shard that says another rule stands at an index than the others
+    // say was edited: refused, naming both.
+    let third = std::fs::read_to_string(&paths[2]).unwrap();
+    let edited = third.replacen(
+        "stale in the third shard, orphaned in the others",
+        "edited",
+        1,
+    );
+    assert_ne!(edited, third);
+    write(&paths[2], &edited);
+    let refused = merge(corpus.path(), &paths, "json");
+    assert_eq!(refused.code, 2, "{refused:?}");
+    assert!(
+        refused.stderr.contains(&format!(
+            "{} and {} disagree about the ledger's rule 2 \
+             (rule op y, files c.json (match: threw \"nope\")): \
+             merge combines the reports of one run",
+            paths[0].display(),
+            paths[2].display()
+        )),
+        "{}",
+        refused.stderr
+    );
+
     // A selection is no whole run: its shards list no rules, and the
     // merge checks none.
     let paths = shard_reports(&corpus, 2, &["--op", "x"]);

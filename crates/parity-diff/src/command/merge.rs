@@ -24,7 +24,8 @@ use std::path::{Path, PathBuf};
 
 use crate::corpus::identity::CaseId;
 use crate::error::InputError;
-use crate::ledger::rules::whole_run_findings;
+use crate::ledger::rules::{whole_run_findings, RuleFinding};
+use crate::outside;
 use crate::record::{CaseRecord, VerdictKind};
 use crate::report::json::{FileHead, Item, ReportHead, ReportReader};
 use crate::report::{Consumer, FileInfo, Problem, ReportOptions, RunInfo, Sink, Totals};
@@ -306,6 +307,34 @@ impl<W: Write> Merger<W> {
     }
 }
 
+/// Whether the shards' rules are one ledger's: a rule that two shards
+/// list at one index must be the same rule (the ledgers' fingerprints
+/// agree, so a shard that says otherwise was edited).
+fn check_shard_rules(shards: &[Vec<RuleFinding>], paths: &[&Path]) -> Result<(), InputError> {
+    let mut seen: HashMap<usize, (&RuleFinding, &Path)> = HashMap::new();
+    for (findings, path) in shards.iter().zip(paths) {
+        for finding in findings {
+            match seen.get(&finding.index) {
+                Some((first, at)) if first.rule != finding.rule => {
+                    return Err(InputError::new(format!(
+                        "{} and {} disagree about the ledger's rule {} ({}): \
+                         merge combines the reports of one run",
+                        at.display(),
+                        path.display(),
+                        finding.index + 1,
+                        outside::text(&first.rule.describe()),
+                    )))
+                }
+                Some(_) => {}
+                None => {
+                    seen.insert(finding.index, (finding, path));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Runs `merge`.
 pub fn merge_command(args: &MergeArgs, out: impl Write) -> Result<Totals, InputError> {
     let (head, paths) = check_shards(&args.reports)?;
@@ -334,7 +363,7 @@ pub fn merge_command(args: &MergeArgs, out: impl Write) -> Result<Totals, InputE
     // Each shard's rules that its cases did not decide; `None` for a
     // shard whose report does not say (no ledger, or an older report).
     let mut shard_rules = Vec::with_capacity(paths.len());
-    for path in paths {
+    for &path in &paths {
         let (mut reader, _) = ReportReader::open(path)?;
         shard_rules.push(None);
         merger.shard = path.display().to_string();
@@ -388,7 +417,9 @@ pub fn merge_command(args: &MergeArgs, out: impl Write) -> Result<Totals, InputE
                 }
             }
             let shard_rules: Option<Vec<_>> = shard_rules.into_iter().collect();
-            for finding in whole_run_findings(&shard_rules.unwrap_or_default()) {
+            let shard_rules = shard_rules.unwrap_or_default();
+            check_shard_rules(&shard_rules, &paths)?;
+            for finding in whole_run_findings(&shard_rules) {
                 merger.sink.rule_finding(&finding);
             }
         }
