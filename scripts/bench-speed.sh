@@ -97,8 +97,12 @@ echo "bench-speed: load average $(load) after"
 
 med() { median < "$work/$1.times"; }
 # ratio A B: the median over the rounds of A's time over B's.
-ratio() { paste "$work/$1.times" "$work/$2.times" | awk '{ printf "%.4f\n", $1 / $2 }' | median; }
-row() { printf '%-40s %8.3f s   %5.2f× %-14s target ≤ %s×\n' "$1" "$(med "$2")" "$(ratio "$2" "$3")" "$3" "$4"; }
+ratios() { paste "$work/$1.times" "$work/$2.times" | awk '{ printf "%.4f\n", $1 / $2 }'; }
+ratio() { ratios "$1" "$2" | median; }
+# The middle half of the rounds' ratios: how far one median may be from
+# another run's on this machine.
+spread() { ratios "$1" "$2" | quartiles; }
+row() { printf '%-40s %8.3f s   %5.2f× %-14s target ≤ %s×   (middle half %s)\n' "$1" "$(med "$2")" "$(ratio "$2" "$3")" "$3" "$4" "$(spread "$2" "$3")"; }
 printf '%-40s %8.3f s\n' "worker-spawn-oracle < l.json" "$(med oracle)"
 printf '%-40s %8.3f s   %5.2f× %-14s (the pipe alone)\n' "worker-spawn-oracle < l.json | cat" "$(med piped)" "$(ratio piped oracle)" oracle
 row "run --jobs 1 (l.json alone)" run1 oracle 1.3
