@@ -452,6 +452,27 @@ fn stale_and_orphaned_rules_are_found_on_the_merged_whole() {
         refused.stderr
     );
 
+    // A shard written before `shardRules`: the rules are not checked,
+    // and merge says so.
+    let older = third.replacen(r#","shardRules":["#, r#","olderRules":["#, 1);
+    assert_ne!(older, third);
+    write(&paths[2], &older);
+    let merged = merge(corpus.path(), &paths, "json");
+    assert_eq!(merged.code, 1, "{merged:?}");
+    assert!(
+        merged.stdout.contains(r#""ledgerRules":[]"#),
+        "{}",
+        merged.stdout
+    );
+    assert_eq!(
+        merged.stderr,
+        format!(
+            "parity-diff: warning: {} does not list the ledger rules its cases did not decide \
+             (a report of an older parity-diff): the ledger's rules are not checked\n",
+            paths[2].display()
+        )
+    );
+
     // A selection is no whole run: its shards list no rules, and the
     // merge checks none.
     let paths = shard_reports(&corpus, 2, &["--op", "x"]);

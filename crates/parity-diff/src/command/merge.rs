@@ -416,6 +416,17 @@ pub fn merge_command(args: &MergeArgs, out: impl Write) -> Result<Totals, InputE
                     merger.sink.orphaned_entry(entry);
                 }
             }
+            if let Some(at) = shard_rules.iter().position(Option::is_none) {
+                // A ledger, and a shard that does not say which rules
+                // its cases decided: written before `shardRules`.
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "parity-diff: warning: {} does not list the ledger rules its cases did not \
+                     decide (a report of an older parity-diff): the ledger's rules are not \
+                     checked",
+                    outside::text(&paths[at].display().to_string())
+                );
+            }
             let shard_rules: Option<Vec<_>> = shard_rules.into_iter().collect();
             let shard_rules = shard_rules.unwrap_or_default();
             check_shard_rules(&shard_rules, &paths)?;
