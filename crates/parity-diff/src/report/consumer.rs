@@ -46,9 +46,7 @@ pub trait Consumer {
     /// A shard's rules that its cases did not decide (see
     /// [`Aggregates::shard_rules`](super::Aggregates::shard_rules)). Only a report keeps them: they
     /// fail nothing, and mean something only to `merge`.
-    fn shard_rules(&mut self, findings: Vec<RuleFinding>) {
-        let _ = findings;
-    }
+    fn shard_rules(&mut self, _findings: Vec<RuleFinding>) {}
 }
 
 impl<W: Write> Consumer for Sink<W> {

@@ -41,14 +41,9 @@ pub enum Style {
 /// One row: spans of text, together at most the screen's width.
 pub type Row = Vec<(Style, String)>;
 
-/// `text` cut to `width` columns, with `…` when cut.
-fn fit(text: &str, width: usize) -> String {
-    columns::fit(text, width)
-}
-
 /// A row of one span.
 fn row(style: Style, text: impl AsRef<str>, width: usize) -> Row {
-    vec![(style, fit(text.as_ref(), width))]
+    vec![(style, columns::fit(text.as_ref(), width))]
 }
 
 /// The screen: exactly `height` rows (the body scrolled as the session
@@ -299,11 +294,11 @@ fn side_by_side(
 ) {
     let column = (width - 3) / 2;
     let pair = |left: (Style, String), right: (Style, String)| -> Row {
-        let left_text = fit(&left.1, column);
+        let left_text = columns::fit(&left.1, column);
         vec![
             (left.0, columns::pad(&left_text, column)),
             (Style::Dim, " │ ".to_owned()),
-            (right.0, fit(&right.1, column)),
+            (right.0, columns::fit(&right.1, column)),
         ]
     };
     rows.push(pair(
@@ -359,7 +354,7 @@ fn help(width: usize) -> Vec<Row> {
     for (key, what) in keys {
         rows.push(vec![
             (Style::Key, format!("{key:>5}  ")),
-            (Style::Plain, fit(what, width.saturating_sub(7))),
+            (Style::Plain, columns::fit(what, width.saturating_sub(7))),
         ]);
     }
     rows.push(Vec::new());
@@ -404,7 +399,7 @@ fn keys(session: &Session, width: usize) -> Row {
         let after: String = prompt.text[prompt.cursor..].iter().collect();
         let before = outside::text(&before);
         let before = columns::last(&before, room).to_owned();
-        let after = fit(
+        let after = columns::fit(
             &outside::text(&after),
             room.saturating_sub(columns::width(&before)),
         );
