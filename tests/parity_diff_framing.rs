@@ -1,5 +1,5 @@
 //! Exact framing, end to end (issue 19, item 4): with `framing = "exact"`
-//! (the default) a port whose stdout holds more than what
+//! (given here: the default is `json`, any array) a port whose stdout holds more than what
 //! `JSON.stringify` prints around its results (a trailing newline, white
 //! space) fails with one divergence of the file, in memory and streamed
 //! alike; `--framing json` or the suite's key takes any JSON array; a
@@ -25,8 +25,12 @@ fn corpus(files: &[&str]) -> Corpus {
     corpus
 }
 
+/// `run` with PORT, exact framing unless `args` say otherwise.
 fn run(corpus: &Corpus, args: &[&str], env: &[(&str, &str)]) -> Ran {
     let mut full = vec!["run", "--oracle", PORT];
+    if !args.contains(&"--framing") {
+        full.extend(["--framing", "exact"]);
+    }
     full.extend(args);
     run_with(corpus.path(), &full, b"", env)
 }
@@ -56,7 +60,15 @@ fn a_trailing_newline_fails_the_file_once_in_memory_and_streamed() {
         "{ran:?}"
     );
     let spaced = "cat > /dev/null; printf '[ 1 ]'";
-    let ran = corpus.run(&["run", "--oracle", spaced, "--format", "json"]);
+    let ran = corpus.run(&[
+        "run",
+        "--oracle",
+        spaced,
+        "--framing",
+        "exact",
+        "--format",
+        "json",
+    ]);
     assert_eq!(ran.code, 1, "{ran:?}");
     assert!(
         ran.stdout.contains(
@@ -116,7 +128,15 @@ fn rules_accept_framing_and_go_stale_when_the_port_is_fixed() {
     );
     assert!(ran.stdout.contains("FRAMING b.json: "), "{ran:?}");
     // accept writes the rule b.json needs, by its name.
-    let accepted = corpus.run(&["accept", "--oracle", PORT, "--reason", "newline"]);
+    let accepted = corpus.run(&[
+        "accept",
+        "--oracle",
+        PORT,
+        "--framing",
+        "exact",
+        "--reason",
+        "newline",
+    ]);
     assert_eq!(accepted.code, 0, "{accepted:?}");
     assert!(
         accepted
@@ -143,7 +163,7 @@ fn rules_accept_framing_and_go_stale_when_the_port_is_fixed() {
         "{ran:?}"
     );
     let fixed = "cat > /dev/null; printf '[1]'";
-    let pruned = corpus.run(&["accept", "--oracle", fixed, "--prune"]);
+    let pruned = corpus.run(&["accept", "--oracle", fixed, "--framing", "exact", "--prune"]);
     assert_eq!(pruned.code, 0, "{pruned:?}");
     assert_eq!(
         std::fs::read_to_string(&ledger)
@@ -158,7 +178,15 @@ fn rules_accept_framing_and_go_stale_when_the_port_is_fixed() {
 #[test]
 fn accept_writes_one_rule_when_every_file_diverges_and_refuses_framing_by_op() {
     let corpus = corpus(&["a.json", "b.json", "c.json"]);
-    let accepted = corpus.run(&["accept", "--oracle", PORT, "--reason", "newline"]);
+    let accepted = corpus.run(&[
+        "accept",
+        "--oracle",
+        PORT,
+        "--framing",
+        "exact",
+        "--reason",
+        "newline",
+    ]);
     assert_eq!(accepted.code, 0, "{accepted:?}");
     assert!(
         accepted

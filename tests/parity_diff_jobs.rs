@@ -165,6 +165,7 @@ fn fuzz_finds_the_same_for_every_number_of_jobs() {
                     .with_file_name("parity-diff"),
             )
             .args(["fuzz", "--left", &left, "--seed", "5", "--count", "1500"])
+            .args(["--right", env!("CARGO_BIN_EXE_worker-spawn-oracle")])
             .args(["--batch-size", "250", "--op", "readyTimeoutMs"])
             .arg("--generator")
             .arg(format!(

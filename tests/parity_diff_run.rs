@@ -143,58 +143,6 @@ fn our_own_oracle_binary_runs_by_default() {
     );
 }
 
-/// A parity-diff whose directory lacks the oracle binary says which path
-/// it tried and how to build it; with `--oracle` it needs none.
-#[test]
-fn a_missing_oracle_binary_is_a_clear_error_naming_its_path() {
-    let alone = tempfile::tempdir().unwrap();
-    let copy = alone.path().join("parity-diff");
-    std::fs::copy(
-        std::path::Path::new(env!("CARGO_BIN_EXE_worker-spawn-oracle"))
-            .with_file_name("parity-diff"),
-        &copy,
-    )
-    .unwrap();
-    let corpus = Corpus::new();
-    corpus.case("a.json", "[5]").golden(
-        "a.json",
-        &golden_of(&[r#"{"threw":true,"message":"case must be a JSON object"}"#]),
-    );
-    let tried = alone.path().join("worker-spawn-oracle");
-    for args in [
-        &["run"][..],
-        &["accept", "--reason", "r"],
-        &["fuzz", "--left", "cat"],
-    ] {
-        let ran = std::process::Command::new(&copy)
-            .args(args)
-            .current_dir(corpus.path())
-            .output()
-            .unwrap();
-        assert_eq!(ran.status.code(), Some(2), "{args:?}: {ran:?}");
-        let stderr = String::from_utf8(ran.stderr).unwrap();
-        assert!(
-            stderr.starts_with(&format!(
-                "parity-diff: no oracle to run: {} does not exist; build it (cargo build --release --bins puts both binaries in target/release/), or give ",
-                tried.display()
-            )),
-            "{args:?}: {stderr}"
-        );
-        assert_eq!(ran.stdout, b"", "{args:?}");
-    }
-    let ran = std::process::Command::new(&copy)
-        .args([
-            "run",
-            "--quiet",
-            "--oracle",
-            env!("CARGO_BIN_EXE_worker-spawn-oracle"),
-        ])
-        .current_dir(corpus.path())
-        .output()
-        .unwrap();
-    assert_eq!(ran.status.code(), Some(0), "{ran:?}");
-}
-
 #[test]
 fn an_oracle_that_crashes_on_a_whole_file_fails_it_with_its_stderr() {
     let corpus = corpus_of_two();

@@ -39,8 +39,12 @@ fn corpus() -> tempfile::TempDir {
     dir
 }
 
+/// `run` with PORT, exact framing unless `more` says otherwise.
 fn run(dir: &std::path::Path, more: &[&str]) -> Ran {
     let mut args = vec!["run", "--oracle", PORT];
+    if !more.contains(&"--framing") {
+        args.extend(["--framing", "exact"]);
+    }
     args.extend(more);
     parity_diff(dir, &args, &[])
 }
@@ -84,6 +88,8 @@ fn accept_writes_a_framing_rule_and_the_run_then_passes() {
             "accept",
             "--oracle",
             PORT,
+            "--framing",
+            "exact",
             "--filter",
             "[np]*.json",
             "--reason",

@@ -169,16 +169,60 @@ pub fn run_with(dir: &Path, args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -
     }
 }
 
-/// The command that runs parity-diff in `dir` with `args`, its stdout
-/// and stderr piped, stdin closed, and `CI`, `NO_COLOR` and GitHub
-/// Actions' variables removed (see [`run_with`]).
+/// Our oracle binary, as a shell word for `--oracle`: the one this test
+/// build made (the repository's parity.toml names the release build).
+pub fn our_oracle() -> String {
+    let path = env!("CARGO_BIN_EXE_worker-spawn-oracle");
+    assert!(
+        path.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"/._-+".contains(&b)),
+        "the oracle's path needs quoting: {path}"
+    );
+    path.to_owned()
+}
+
+/// The arguments these tests give parity-diff: `args`, and our oracle as
+/// `--oracle` (or fuzz's `--right`) where a command needs one and neither
+/// the arguments nor a parity.toml of the test's own names one.
+/// parity-diff has no oracle of its own; the tests here are of ours.
+fn with_our_oracle(dir: &Path, args: &[&str]) -> Vec<String> {
+    let mut args: Vec<String> = args.iter().map(|&arg| arg.to_owned()).collect();
+    let flag = match args.first().map(String::as_str) {
+        Some("run" | "accept" | "review") => "--oracle",
+        Some("fuzz") => "--right",
+        _ => return args,
+    };
+    let given = |name: &str| {
+        args.iter()
+            .any(|arg| arg == name || arg.starts_with(&format!("{name}=")))
+    };
+    let own_config = !given("--no-config")
+        && (given("--config")
+            || dir
+                .ancestors()
+                .map(|dir| dir.join("parity.toml"))
+                .find(|config| config.is_file())
+                .is_some_and(|config| config != root().join("parity.toml")));
+    // fuzz --promote and --grow run no right side (--reference is --grow's).
+    let promoting = given("--promote") || given("--grow") || given("--reference");
+    if !given(flag) && !own_config && !promoting {
+        args.insert(1, flag.to_owned());
+        args.insert(2, our_oracle());
+    }
+    args
+}
+
+/// The command that runs parity-diff in `dir` with `args` (and our
+/// oracle, see [`with_our_oracle`]), its stdout and stderr piped, stdin
+/// closed, and `CI`, `NO_COLOR` and GitHub Actions' variables removed
+/// (see [`run_with`]).
 pub fn command(dir: &Path, args: &[&str]) -> Command {
     let mut command = Command::new(
         std::path::Path::new(env!("CARGO_BIN_EXE_worker-spawn-oracle"))
             .with_file_name("parity-diff"),
     );
     command
-        .args(args)
+        .args(with_our_oracle(dir, args))
         .current_dir(dir)
         .env_remove("CI")
         .env_remove("NO_COLOR")

@@ -4,7 +4,8 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use clap::{Parser, Subcommand};
+use clap::{Parser, Subcommand, ValueEnum};
+use parity_diff::command::init::Lang;
 use parity_diff::corpus::Shard;
 use parity_diff::fuzz::command::parse_duration;
 
@@ -33,6 +34,18 @@ pub(crate) struct Cli {
 
 #[derive(Subcommand)]
 pub(crate) enum Command {
+    /// Start a project in DIR (default: here): a commented parity.toml,
+    /// cases/example.json and an oracle skeleton that explains the
+    /// protocol. `bless` and then `run` pass right after it. Overwrites
+    /// nothing.
+    Init {
+        /// The project's directory (made when missing).
+        #[arg(value_name = "DIR", default_value = ".")]
+        dir: PathBuf,
+        /// The oracle skeleton's language.
+        #[arg(long, value_enum, default_value_t = SkeletonLang::Python)]
+        lang: SkeletonLang,
+    },
     /// Compare one result array with one golden (either may be `-`).
     Compare {
         /// The results: a golden-format file or a compact array.
@@ -54,8 +67,7 @@ pub(crate) enum Command {
     #[command(override_usage = "parity-diff run [--oracle <CMD>] [OPTIONS]")]
     Run {
         /// The oracle command (run with `sh -c`, cases on stdin) [default:
-        /// the suite's `oracle`, else the worker-spawn-oracle binary
-        /// beside parity-diff].
+        /// the suite's `oracle`].
         #[arg(long, value_name = "CMD")]
         oracle: Option<String>,
         #[command(flatten)]
@@ -83,8 +95,7 @@ pub(crate) enum Command {
     #[command(override_usage = "parity-diff accept [--oracle <CMD>] [--reason <TEXT>] [OPTIONS]")]
     Accept {
         /// The oracle command (run with `sh -c`, cases on stdin) [default:
-        /// the suite's `oracle`, else the worker-spawn-oracle binary
-        /// beside parity-diff].
+        /// the suite's `oracle`].
         #[arg(long, value_name = "CMD")]
         oracle: Option<String>,
         /// Why these divergences are acceptable (required unless only
@@ -194,13 +205,11 @@ pub(crate) enum Command {
     /// Take cases from a generator, or mutate a corpus's, run them through
     /// two oracles side by side, and minimize and keep every divergence.
     Fuzz {
-        /// One implementation (run with `sh -c`, cases on stdin); without
-        /// it, the suite's `reference`, else the worker-spawn-oracle binary
-        /// beside parity-diff.
+        /// One implementation (run with `sh -c`, cases on stdin) [default:
+        /// the suite's `reference`].
         #[arg(long)]
         left: Option<String>,
-        /// The other; without it, the suite's `oracle`, else that binary
-        /// too.
+        /// The other [default: the suite's `oracle`].
         #[arg(long)]
         right: Option<String>,
         /// Only these ops (repeat the flag; default: the ops of the
@@ -257,4 +266,25 @@ pub(crate) enum Command {
         #[command(flatten)]
         run: OracleFlags,
     },
+}
+
+/// `init --lang`: the oracle skeleton's language.
+#[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum SkeletonLang {
+    /// oracle.py, run by python3.
+    Python,
+    /// oracle.mjs, run by node.
+    Node,
+    /// oracle.sh, POSIX sh and awk.
+    Sh,
+}
+
+impl From<SkeletonLang> for Lang {
+    fn from(lang: SkeletonLang) -> Self {
+        match lang {
+            SkeletonLang::Python => Lang::Python,
+            SkeletonLang::Node => Lang::Node,
+            SkeletonLang::Sh => Lang::Sh,
+        }
+    }
 }

@@ -85,7 +85,7 @@ pub fn accept(
     flags: &Accept,
     mut out: impl Write,
 ) -> anyhow::Result<u8> {
-    let in_ci = std::env::var_os("CI").is_some();
+    let in_ci = crate::project::in_ci();
     let each = each(suites);
     let mut status = 0;
     for &suite in &each {
@@ -132,7 +132,7 @@ pub fn bless(
         blessings.push((suite, reference));
     }
     project.enter()?;
-    let in_ci = std::env::var_os("CI").is_some();
+    let in_ci = crate::project::in_ci();
     let mut status = 0;
     for (suite, reference) in blessings {
         heading(&mut out, each.len() > 1, suite)?;

@@ -176,7 +176,7 @@ pub(crate) struct FramingFlag {
     /// How the bytes around the results are checked: `exact` (what
     /// JSON.stringify prints: no white space, no trailing newline) or
     /// `json` (any JSON array) [default: the suite's `framing`, else
-    /// exact].
+    /// json].
     #[arg(long, value_name = "exact|json", value_parser = parse_framing)]
     pub(crate) framing: Option<Framing>,
 }
@@ -258,26 +258,29 @@ impl CoverageCorpusFlags {
     }
 }
 
-/// The oracle `parity-diff` runs when it is given none: our own, built
-/// (and installed) beside it.
-pub(crate) const OUR_ORACLE: &str = "worker-spawn-oracle";
-
-/// How to build [`OUR_ORACLE`] beside parity-diff, for the error when it
-/// is missing.
-pub(crate) const BUILD_OURS: &str =
-    "cargo build --release --bins puts both binaries in target/release/";
-
-/// The oracle given, else ours; `flag` names the flag that gives one.
-pub(crate) fn oracle_or_ours(given: Option<String>, flag: &str) -> Result<Oracle, InputError> {
-    match given {
-        Some(command) => Ok(Oracle::command(command)),
-        None => oracle::beside_current_exe(OUR_ORACLE, BUILD_OURS, flag),
-    }
+/// The oracle given with `--oracle` or by the suite. parity-diff knows
+/// no contract, so it has no oracle of its own to fall back on.
+pub(crate) fn given_oracle(given: Option<String>) -> Result<Oracle, InputError> {
+    given.map(Oracle::command).ok_or_else(|| {
+        InputError::new(
+            "no oracle to run: give --oracle CMD, or `oracle = \"CMD\"` in the suite's table \
+             of parity.toml (`parity-diff init` writes one)",
+        )
+    })
 }
 
-/// A side of `fuzz`: the command given, else our oracle's.
-pub(crate) fn side_or_ours(given: Option<String>) -> Result<String, InputError> {
-    oracle_or_ours(given, "--left CMD and --right CMD").map(|oracle| oracle.as_command().to_owned())
+/// A side of `fuzz`: the command given, or the suite's key for it.
+pub(crate) fn given_side(
+    given: Option<String>,
+    flag: &str,
+    key: &str,
+) -> Result<String, InputError> {
+    given.ok_or_else(|| {
+        InputError::new(format!(
+            "fuzz needs both sides: give {flag} CMD, or `{key} = \"CMD\"` in the suite's table of \
+             parity.toml"
+        ))
+    })
 }
 
 impl OracleFlags {

@@ -10,6 +10,7 @@ use std::process::ExitCode;
 use clap::{CommandFactory, Parser};
 use parity_diff::command::arrays::{compare_command, CompareArgs, InputError};
 use parity_diff::command::delta::{delta_command, DeltaArgs};
+use parity_diff::command::init::{init_command, InitArgs};
 use parity_diff::command::merge::{merge_command, MergeArgs};
 use parity_diff::command::run::run_command;
 use parity_diff::config::Suite;
@@ -30,7 +31,7 @@ mod settle;
 
 use cli::{Cli, Command};
 use each_suite::{several_suites_print_text, Accept, Bless};
-use flags::{side_or_ours, VerdictFlags};
+use flags::{given_side, VerdictFlags};
 use parity_diff::command::suites::{run_suites, SuiteRun};
 use project::{one_suite_only, GivenPlaces, Project};
 use settle::{grow_corpus, lone_suite, promote_findings, Given, Growing};
@@ -40,6 +41,13 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
     let flags = &cli.project;
     let stdout = io::BufWriter::new(io::stdout().lock());
     match cli.command {
+        Command::Init { dir, lang } => {
+            let args = InitArgs {
+                dir,
+                lang: lang.into(),
+            };
+            Ok(init_command(&args, stdout)?)
+        }
         Command::Compare {
             results,
             golden,
@@ -277,8 +285,8 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
             let generator = generator.or_else(|| key(|suite| suite.generator.as_ref()));
             project.enter()?;
             let args = FuzzArgs {
-                left: side_or_ours(left)?,
-                right: side_or_ours(right)?,
+                left: given_side(left, "--left", "reference")?,
+                right: given_side(right, "--right", "oracle")?,
                 ops,
                 generator,
                 corpus: places.cases,

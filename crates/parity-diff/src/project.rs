@@ -264,3 +264,36 @@ mod tests {
         );
     }
 }
+
+/// Whether parity-diff runs in CI, where it refuses to change the goldens,
+/// the ledger or the corpus: `CI` set to anything but empty, `0` or
+/// `false` (any case), the convention of ci-info and insta, so that a
+/// shell that cleared it (`CI=`) or turned it off (`CI=0`) is not CI.
+pub fn in_ci() -> bool {
+    ci_value_means_ci(std::env::var_os("CI").as_deref())
+}
+
+fn ci_value_means_ci(value: Option<&std::ffi::OsStr>) -> bool {
+    value.is_some_and(|value| {
+        let value = value.to_string_lossy();
+        let value = value.trim();
+        !(value.is_empty() || value == "0" || value.eq_ignore_ascii_case("false"))
+    })
+}
+
+#[cfg(test)]
+mod ci_tests {
+    use super::ci_value_means_ci;
+
+    #[test]
+    fn ci_is_set_unless_empty_zero_or_false() {
+        let means = |value: Option<&str>| ci_value_means_ci(value.map(std::ffi::OsStr::new));
+        assert!(!means(None));
+        for off in ["", " ", "0", "false", "FALSE", "False"] {
+            assert!(!means(Some(off)), "CI={off:?} is not CI");
+        }
+        for on in ["true", "1", "yes", "github", "TRUE"] {
+            assert!(means(Some(on)), "CI={on:?} is CI");
+        }
+    }
+}

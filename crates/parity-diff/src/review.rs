@@ -17,8 +17,8 @@ use super::settle::{lone_suite, Given};
 /// `review`'s flags.
 #[derive(Args)]
 pub struct ReviewFlags {
-    /// The oracle command (run with `sh -c`, cases on stdin); without
-    /// it, the worker-spawn-oracle binary beside parity-diff.
+    /// The oracle command (run with `sh -c`, cases on stdin) [default:
+    /// the suite's `oracle`].
     #[arg(long)]
     oracle: Option<String>,
     /// Review the divergences a JSON report (of run, merge or accept)
@@ -80,7 +80,7 @@ pub fn review(
         ledger,
         color: report.color(),
     };
-    let in_ci = std::env::var_os("CI").is_some();
+    let in_ci = crate::project::in_ci();
     let terminal = io::stdin().is_terminal() && io::stdout().is_terminal();
     Ok(review_command(&args, in_ci, terminal, out)?)
 }

@@ -20,7 +20,7 @@ use parity_diff::outside;
 use parity_diff::report::{formats, KnownOps, ReportOptions};
 
 use super::flags::{
-    oracle_or_ours, CorpusFlags, CorpusRunFlags, LedgerFlags, OracleFlags, ReportFlags,
+    given_oracle, CorpusFlags, CorpusRunFlags, LedgerFlags, OracleFlags, ReportFlags,
 };
 use super::project::{ConfigFlags, GivenPlaces, Project};
 
@@ -87,7 +87,7 @@ impl<'a> Given<'a> {
             .clone()
             .or_else(|| suite.and_then(|suite| suite.oracle.clone()));
         Ok(RunArgs {
-            oracle: oracle_or_ours(oracle, "--oracle CMD")?,
+            oracle: given_oracle(oracle)?,
             corpus: self.corpus.corpus(&places, shard)?,
             ops: self.ops.to_vec(),
             ledger: places.ledger.clone(),
@@ -141,7 +141,7 @@ pub fn promote_findings(
         )
         .into());
     };
-    if std::env::var_os("CI").is_some() {
+    if crate::project::in_ci() {
         return Err(InputError::new(
             "refusing to promote findings into the corpus while CI is set: promoting is a developer's step",
         )

@@ -4,3 +4,4 @@
 //! root package's (`tests/main.rs` at the workspace's root).
 
 mod memory;
+mod standalone;

@@ -217,14 +217,6 @@ fn steps() -> Vec<Step> {
             1,
             failed_json,
         ),
-        // Our own oracle answers every case `unknown op`: all fail.
-        step(
-            "run (our own oracle)",
-            vec!["run", "--jobs", "1"],
-            "out.txt",
-            1,
-            |count| format!("0 passed, {count} failed\n"),
-        ),
         step(
             "run --shard 1/2",
             with(&run, &["--format", "json", "--shard", "1/2"]),

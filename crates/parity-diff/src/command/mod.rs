@@ -1,7 +1,7 @@
 //! The commands, one module each, the flags' structs and the work they
 //! start: [`arrays`] (`compare`, and the input checks every command
-//! shares), [`run`](mod@run), [`accept`], [`bless`], [`merge`] and
-//! [`delta`]; [`suites`]: `run` over several suites of a `parity.toml`
+//! shares), [`init`], [`run`](mod@run), [`accept`], [`bless`], [`merge`]
+//! and [`delta`]; [`suites`]: `run` over several suites of a `parity.toml`
 //! into one report. `fuzz` is [`crate::fuzz::command`]; `coverage` and `cmin`
 //! are [`crate::coverage::command`].
 
@@ -9,6 +9,7 @@ pub mod accept;
 pub mod arrays;
 pub mod bless;
 pub mod delta;
+pub mod init;
 pub mod merge;
 pub mod review;
 pub mod run;

@@ -1,7 +1,6 @@
 //! Running an oracle over one case file: a command (`sh -c CMD`, the case
-//! file on its stdin, its result array on stdout). Every oracle is one,
-//! ours too: without `--oracle`, `parity-diff` runs the program that lies
-//! beside its own executable ([`beside_current_exe`]).
+//! file on its stdin, its result array on stdout). Every oracle is one:
+//! parity-diff knows no contract, so it has no oracle of its own.
 //!
 //! A command runs in a process group of its own, so that stopping it
 //! reaches everything it started (`sh -c` leaves grandchildren holding
@@ -36,23 +35,19 @@ mod streamed_tests;
 use std::cell::RefCell;
 use std::fs::File;
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
-use crate::error::InputError;
 pub use command::Watch;
-use command::{Captured, Input, Launch};
+use command::{Captured, Input};
 pub use groups::stopping;
 pub use leaks::{leak_warnings, Leak};
 pub use signals::{before_signal_exit, install_signal_handlers, SignalGuard};
 
-/// The oracle that produces the results: a shell command, or a program
-/// run as it is (ours, found beside parity-diff: no shell to start for
-/// each case file).
+/// The oracle that produces the results: a shell command.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Oracle {
     command: String,
-    program: Option<PathBuf>,
 }
 
 /// How an oracle failed: the verdict a case gets when it alone causes
@@ -253,29 +248,12 @@ impl Oracle {
     pub fn command(command: impl Into<String>) -> Self {
         Oracle {
             command: command.into(),
-            program: None,
-        }
-    }
-
-    /// The program at `path`, run with no shell; its path must be UTF-8
-    /// (for [`as_command`](Self::as_command)).
-    fn program(path: PathBuf, text: &str) -> Self {
-        Oracle {
-            command: shell_word(text),
-            program: Some(path),
         }
     }
 
     /// Its command, as `sh -c` would run it.
     pub fn as_command(&self) -> &str {
         &self.command
-    }
-
-    fn launch(&self) -> Launch<'_> {
-        match &self.program {
-            Some(program) => Launch::Program(program),
-            None => Launch::Shell(&self.command),
-        }
     }
 
     /// Runs the command with `input` (a file) on its stdin and its stdout
@@ -309,7 +287,7 @@ impl Oracle {
             watch,
         };
         let (ran, leak) =
-            command::run_command_with(self.launch(), Input::File(input), Some(spool), options);
+            command::run_command_with(&self.command, Input::File(input), Some(spool), options);
         leaks.note(leak);
         match ran?.0 {
             Captured::File(file) => Ok(file),
@@ -333,7 +311,7 @@ impl Oracle {
             watch: None,
         };
         let (ran, leak) =
-            command::run_command_with(self.launch(), Input::File(input), Some(spool), options);
+            command::run_command_with(&self.command, Input::File(input), Some(spool), options);
         leaks.note(leak);
         ran.and_then(|(output, counted)| match output {
             Captured::File(output) => Ok(Streamed {
@@ -360,7 +338,7 @@ impl Oracle {
         options: OracleOptions,
         leaks: &LeakLog,
     ) -> Result<Vec<u8>, OracleFailure> {
-        let (ran, leak) = command::run_command(self.launch(), input, options);
+        let (ran, leak) = command::run_command(&self.command, input, options);
         leaks.note(leak);
         ran
     }
@@ -406,33 +384,6 @@ pub fn new_spool() -> Result<File, OracleFailure> {
             format!("cannot spool the oracle's output to a temporary file: {error}"),
         )
     })
-}
-
-/// The program `name` in the directory of this process's own executable,
-/// as an oracle: how `parity-diff` finds the oracle it runs when it is
-/// given none (both binaries are built into one directory, and installed
-/// into one). When it is not there the error names the path it tried and
-/// says how to get it (`build`) or what to give instead (`flag`).
-pub fn beside_current_exe(name: &str, build: &str, flag: &str) -> Result<Oracle, InputError> {
-    let exe = std::env::current_exe().map_err(|error| {
-        InputError::new(format!(
-            "cannot find the oracle {name}: this program's own path is unknown ({error}); give {flag}"
-        ))
-    })?;
-    let path = exe.with_file_name(name);
-    if !path.is_file() {
-        return Err(InputError::new(format!(
-            "no oracle to run: {} does not exist; build it ({build}), or give {flag}",
-            path.display()
-        )));
-    }
-    let text = path.to_str().ok_or_else(|| {
-        InputError::new(format!(
-            "the oracle's path {} is not UTF-8; give {flag}",
-            path.display()
-        ))
-    })?;
-    Ok(Oracle::program(path.clone(), text))
 }
 
 /// `text` as one word of a shell command: as it is when nothing in it is

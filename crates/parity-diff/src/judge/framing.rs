@@ -1,9 +1,10 @@
 //! The framing of an oracle's stdout: the bytes around its elements.
-//! Contract §1 holds every cluster behind one batch driver to what
-//! `JSON.stringify` prints: `[`, a `,` between elements, `]`, and nothing
-//! before or after (no white space, no trailing newline). With
-//! `framing = "exact"` a different framing is one divergence of the file,
-//! which a `match: framing` rule can accept.
+//! Framing is a property of a contract, not of parity-diff: by default
+//! (`json`) any JSON array passes, however it is laid out. A contract
+//! that prints what `JSON.stringify` prints (`[`, a `,` between elements,
+//! `]`, and nothing before or after: no white space, no trailing newline)
+//! opts into `framing = "exact"`, where a different framing is one
+//! divergence of the file, which a `match: framing` rule can accept.
 //!
 //! The check needs only where the elements stand and how long the output
 //! is: an output already read as a JSON array holds only white space
@@ -19,9 +20,9 @@ use std::ops::Range;
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Framing {
     /// Exactly what `JSON.stringify` prints around the elements.
-    #[default]
     Exact,
-    /// Any JSON array.
+    /// Any JSON array: the default, since parity-diff knows no contract.
+    #[default]
     Json,
 }
 

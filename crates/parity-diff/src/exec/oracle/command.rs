@@ -9,7 +9,6 @@
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
-use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::thread;
@@ -211,16 +210,8 @@ impl Holders {
     }
 }
 
-/// What is started: a shell command (`sh -c CMD`), or a program itself,
-/// with no shell in between.
-#[derive(Clone, Copy)]
-pub(super) enum Launch<'a> {
-    Shell(&'a str),
-    Program(&'a Path),
-}
-
 pub(super) fn run_command(
-    command: Launch<'_>,
+    command: &str,
     input: &[u8],
     options: OracleOptions,
 ) -> (Result<Vec<u8>, OracleFailure>, Option<Leak>) {
@@ -238,7 +229,7 @@ pub(super) fn run_command(
 /// elements can be told apart, as [`results::read_results`] reads it;
 /// and the processes it left holding its output, stopped ([`Leak`]).
 pub(super) fn run_command_with(
-    command: Launch<'_>,
+    command: &str,
     input: Input<'_>,
     spool: Option<Spool>,
     options: OracleOptions,
@@ -268,7 +259,7 @@ pub(super) struct Spool {
 pub type Watch = Box<dyn FnMut(&mut File, &[u8]) -> io::Result<()> + Send>;
 
 fn run_watched(
-    command: Launch<'_>,
+    command: &str,
     input: Input<'_>,
     spool: Option<Spool>,
     options: OracleOptions,
@@ -281,14 +272,8 @@ fn run_watched(
             .is_none_or(|spool| !spool.check || spool.watch.is_none()),
         "a watched spool may lack what its watch held back"
     );
-    let mut spawn = match command {
-        Launch::Shell(command) => {
-            let mut shell = Command::new("sh");
-            shell.arg("-c").arg(command);
-            shell
-        }
-        Launch::Program(program) => Command::new(program),
-    };
+    let mut spawn = Command::new("sh");
+    spawn.arg("-c").arg(command);
     let (stdin, bytes) = match input {
         Input::Bytes(bytes) => (Stdio::piped(), Some(bytes)),
         Input::File(file) => (Stdio::from(file), None),

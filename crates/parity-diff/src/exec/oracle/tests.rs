@@ -250,22 +250,3 @@ fn shell_words_are_quoted_only_when_sh_would_read_them_otherwise() {
         assert_eq!(String::from_utf8(printed.stdout).unwrap(), text);
     }
 }
-
-#[test]
-fn the_oracle_beside_our_executable_is_found_or_named_when_missing() {
-    // The test binary's own directory holds the crate's binaries' build
-    // products, and nothing of this name.
-    let error = beside_current_exe("no-such-oracle", "make it", "--oracle CMD").unwrap_err();
-    let exe = std::env::current_exe().unwrap();
-    let tried = exe.with_file_name("no-such-oracle");
-    assert_eq!(
-        error.message,
-        format!(
-            "no oracle to run: {} does not exist; build it (make it), or give --oracle CMD",
-            tried.display()
-        )
-    );
-    let name = exe.file_name().unwrap().to_str().unwrap();
-    let found = beside_current_exe(name, "make it", "--oracle CMD").unwrap();
-    assert_eq!(found.as_command(), shell_word(exe.to_str().unwrap()));
-}
