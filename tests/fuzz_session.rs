@@ -18,9 +18,17 @@ use worker_spawn_oracle::batch::in_process;
 use worker_spawn_oracle::generate;
 use worker_spawn_oracle::ops::OPS;
 
+/// Our generators for `ops` as a fuzzing source in this process: the
+/// same cases as the `generate` command gives through parity-diff's
+/// generator_command, without a process per chunk of `chunk` cases.
+fn generators(ops: &[&str], seed: u64, chunk: usize) -> parity_diff::fuzz::source::Generated {
+    let ops = ops.iter().map(|op| op.to_string()).collect();
+    parity_diff::fuzz::source::Generated::new(ops, seed, chunk, Box::new(generate::cases))
+}
+
 /// Our generators for `ops`, in batches of 250 (the configs' size).
 fn in_process_generators(ops: &[&str]) -> parity_diff::fuzz::source::Generated {
-    generate::in_process(ops, 1, 250)
+    generators(ops, 1, 250)
 }
 
 fn config(count: usize) -> FuzzConfig {
@@ -258,7 +266,7 @@ fn the_generator_command_gives_the_generators_cases() {
             .collect()
     };
     let command = support::generator(&ops, 8, 5);
-    let inside = generate::in_process(&ops, 8, 5);
+    let inside = generators(&ops, 8, 5);
     assert_eq!(texts(&command), texts(&inside));
     let output = std::process::Command::new(env!("CARGO_BIN_EXE_worker-spawn-oracle"))
         .args([

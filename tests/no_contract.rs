@@ -1,6 +1,6 @@
 //! parity-diff knows no contract: its crate (`crates/parity-diff`: the
 //! library, the generic fuzz code in its `src/fuzz`, the binary, its benches
-//! and tests) names no op of the worker-spawn contract and imports none
+//! and tests) and `crates/case-tree` names no op of the worker-spawn contract and imports none
 //! of its modules (`ops`, `batch`, `scratch`, `ipc`, `generate`), in
 //! code, tests and comments alike, so that it can compare any contract's
 //! ports. The crate boundary keeps it from depending on this package
@@ -49,9 +49,12 @@ fn contract_words(file: &str, text: &str, ops: &[&str]) -> Vec<String> {
     found
 }
 
+/// The files of parity-diff's crate and of case-tree, the crate it shares
+/// with the contract's generators.
 fn generic_files(root: &Path) -> Vec<std::path::PathBuf> {
-    walkdir::WalkDir::new(root.join("crates/parity-diff"))
-        .into_iter()
+    ["crates/parity-diff", "crates/case-tree"]
+        .iter()
+        .flat_map(|crate_dir| walkdir::WalkDir::new(root.join(crate_dir)))
         .map(|entry| entry.unwrap().into_path())
         .filter(|path| path.is_file())
         .collect()

@@ -3,7 +3,7 @@
 //! failing and closing at any point.
 
 use super::{case_of, Gen};
-use parity_diff::fuzz::tree::Node;
+use case_tree::tree::Node;
 
 const METHODS: &[&str] = &[
     "thread/read",
@@ -192,7 +192,7 @@ fn codex_spec(gen: &mut Gen) -> Node {
             _ => Node::object([("response", gen.any(2))]),
         };
         let name = gen.word(METHODS);
-        let parity_diff::fuzz::tree::Node::String(name, _) = name else {
+        let case_tree::tree::Node::String(name, _) = name else {
             continue;
         };
         responses.push((name, entry));

@@ -1,7 +1,8 @@
 //! Case generators for every op of the contract: what
 //! `worker-spawn-oracle generate --op OP --seed N --count K` prints, the
-//! generator `parity-diff fuzz --generator` runs (the protocol:
-//! [`parity_diff::fuzz::source::generator_command`]).
+//! generator `parity-diff fuzz --generator` runs (the protocol is
+//! parity-diff's `fuzz::source::generator_command`; this package does
+//! not depend on parity-diff, only on the `case-tree` crate they share).
 //!
 //! Each op's generator builds mostly well-formed cases (so that the deep
 //! branches run) and, through [`Gen::near_miss`], cases one step off:
@@ -15,10 +16,9 @@ mod ipc;
 mod runner;
 mod stateful;
 
+use case_tree::rng::Rng;
+use case_tree::tree::{Escapes, Node};
 use js_exact::JsString;
-use parity_diff::fuzz::rng::Rng;
-use parity_diff::fuzz::source::Generated;
-use parity_diff::fuzz::tree::{Escapes, Node};
 
 /// The generator state: a seeded source and the helpers that draw from it.
 pub struct Gen {
@@ -437,15 +437,6 @@ pub fn cases(op: &str, seed: u64, count: usize) -> Result<Vec<Node>, String> {
     })?;
     let mut gen = Gen::new(seed);
     Ok((0..count).map(|_| gen.case_from(make)).collect())
-}
-
-/// The generator as a fuzzing source in this process, for tests: the
-/// same cases as the command gives through
-/// [`generator_command`](parity_diff::fuzz::source::generator_command), without
-/// a process per chunk.
-pub fn in_process(ops: &[&str], seed: u64, chunk: usize) -> Generated {
-    let ops = ops.iter().map(|op| op.to_string()).collect();
-    Generated::new(ops, seed, chunk, Box::new(cases))
 }
 
 /// Builds a case object: `op` first, then the fields.

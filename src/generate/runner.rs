@@ -5,8 +5,8 @@
 use super::{case_of, Gen, MAX_PID, NUMBERS};
 use crate::ops::argv::{DROPPED_WITH_VALUE, KEPT_ALONE, KEPT_INLINE, KEPT_WITH_VALUE};
 use crate::ops::options::{OPTIONAL_STRING_OPTIONS, REQUIRED_STRING_OPTIONS};
+use case_tree::tree::Node;
 use js_exact::JsString;
-use parity_diff::fuzz::tree::Node;
 
 const WORKER_FLAGS: &[&str] = &[
     "thread-codex-worker",

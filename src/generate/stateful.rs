@@ -5,8 +5,8 @@
 use super::runner::long_text;
 use super::{case_of, Gen, MAX_PID};
 use crate::ops::worker_args::scan::{FLAG_OPTIONS, VALUE_OPTIONS};
+use case_tree::tree::Node;
 use js_exact::JsString;
-use parity_diff::fuzz::tree::Node;
 
 const SCRATCH_DIRS: &[&str] = &["a", "a/b", "a/bc", "b", "c/d/e", "ab", "😀", "sp ace"];
 const SCRATCH_PATHS: &[&str] = &[

@@ -5,9 +5,9 @@
 //! - [`source`]: where cases come from: a contract's generator command
 //!   (the protocol `CMD --op OP --seed N --count K`), or
 //! - [`mutate`](mod@mutate): the cases of any corpus, mutated;
-//! - [`rng`]: the seeded source, the same on every machine;
-//! - [`tree`]: cases as JSON syntax trees that keep their spelling, and
-//!   the one-step simplifications the minimizer tries;
+//! - [`rng`] and [`tree`]: the seeded source and cases as JSON syntax
+//!   trees, from the `case-tree` crate (a contract's generator needs
+//!   them without the rest of parity-diff);
 //! - [`divergence`]: where two results first differ, and the signature
 //!   that groups divergences;
 //! - [`outcome`]: each side's outcome per case, a failing batch bisected
@@ -27,10 +27,10 @@ pub mod outcome;
 pub mod promote;
 pub mod regression;
 pub mod render;
-pub mod rng;
+pub use case_tree::rng;
 pub mod runner;
 pub mod source;
-pub mod tree;
+pub use case_tree::tree;
 
 pub use runner::{
     fuzz, fuzz_knowing, BatchOracle, Classified, DivergenceGroup, FuzzConfig, FuzzReport,
