@@ -102,7 +102,7 @@ pub fn discover(start: &Path) -> Option<PathBuf> {
 
 /// Reads and parses the file at `path`.
 pub fn load(path: &Path) -> Result<Config, InputError> {
-    let text = std::fs::read_to_string(path)
+    let text = crate::files::input::read_text(path, crate::files::input::CONFIG)
         .map_err(|error| InputError::new(format!("cannot read {}: {error}", path.display())))?;
     parse(&text, path)
 }

@@ -37,6 +37,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use sys_unix::{check, identity, identity_at, list, open_dir_at};
 
+pub mod input;
+
 /// A new file's mode before the umask.
 const NEW_FILE_MODE: u32 = 0o666;
 

@@ -18,7 +18,6 @@
 //! divergence without one (*new*) fails the run.
 
 use std::collections::BTreeMap;
-use std::fs;
 use std::path::{Path, PathBuf};
 
 use super::error::InputError;
@@ -352,12 +351,13 @@ impl Ledger {
 
     /// Reads the ledger at `path`.
     pub fn load(path: &Path) -> Result<Self, InputError> {
-        let bytes = fs::read(path).map_err(|error| {
-            InputError::new(format!(
-                "cannot read the ledger {}: {error}",
-                path.display()
-            ))
-        })?;
+        let bytes =
+            crate::files::input::read(path, crate::files::input::LEDGER).map_err(|error| {
+                InputError::new(format!(
+                    "cannot read the ledger {}: {error}",
+                    path.display()
+                ))
+            })?;
         let text = String::from_utf8(bytes).map_err(|_| {
             InputError::new(format!("the ledger {} is not UTF-8 text", path.display()))
         })?;
