@@ -481,6 +481,7 @@ pub fn bless_command(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs;
 
     #[test]
     fn totals() {

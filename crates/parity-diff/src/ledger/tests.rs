@@ -1,4 +1,5 @@
 use super::*;
+use std::fs;
 
 const EXAMPLE: &str = "\
 # parity-diff ledger: divergences of this port from the goldens that are known.
