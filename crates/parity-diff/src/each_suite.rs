@@ -136,7 +136,7 @@ pub fn bless(
     let mut status = 0;
     for (suite, reference) in blessings {
         heading(&mut out, each.len() > 1, suite)?;
-        let places = project.places(flags.corpus.given(None), suite);
+        let places = project.places(flags.corpus.given(None), suite)?;
         let mut run = flags.run.clone();
         run.settle(suite);
         let args = BlessArgs {
