@@ -101,6 +101,7 @@ pub fn accept(
         };
         status = status.max(accept_command(&args, in_ci, &mut out)?);
     }
+    out.flush()?;
     Ok(status)
 }
 
@@ -156,5 +157,6 @@ pub fn bless(
         };
         status = status.max(bless_command(&args, in_ci, &mut out)?.exit_code());
     }
+    out.flush()?;
     Ok(status)
 }

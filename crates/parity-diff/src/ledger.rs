@@ -116,15 +116,20 @@ pub fn display_path(path: &str) -> &str {
     }
 }
 
-/// A string written as a JSON string when it would not read back bare.
+/// A string written as a JSON string when it would not read back bare,
+/// or holds a character no output shows raw: the rule case names follow
+/// ([`outside::json_string`]), so a file named with U+202E or U+009B is
+/// as visible in a ledger's diff as a case so named.
 fn token(text: &str) -> String {
     let plain = !text.is_empty()
         && !text.starts_with(['"', '#'])
-        && text.chars().all(|c| !c.is_whitespace() && !c.is_control());
+        && text
+            .chars()
+            .all(|c| !c.is_whitespace() && !c.is_control() && !crate::outside::is_forbidden(c));
     if plain {
         text.to_owned()
     } else {
-        serde_json::to_string(text).unwrap_or_default()
+        crate::outside::json_string(text)
     }
 }
 

@@ -352,6 +352,9 @@ fn output_closed(error: &anyhow::Error) -> bool {
 
 fn main() -> ExitCode {
     sys_unix::limit_malloc_arenas();
+    if let Err(error) = sys_unix::write_past_file_limit_fails() {
+        eprintln!("parity-diff: cannot watch for the file-size limit: {error}");
+    }
     // A usage error exits 2 (clap's), a mistyped subcommand with its
     // nearest names.
     let cli = Cli::try_parse()

@@ -475,6 +475,9 @@ pub fn bless_command(
         tally(entry, &Blessed::from(Status::Orphaned))?;
     }
     render.finish(&mut out, &totals)?;
+    // A report that could not be written is an error, not a drop's
+    // silence.
+    out.flush()?;
     Ok(totals)
 }
 
