@@ -146,8 +146,8 @@ fn too_large(size: u64, bound: Bound) -> io::Error {
 /// A bound as people write it (`64 MiB`).
 pub fn human(bytes: u64) -> String {
     match bytes {
-        _ if bytes >= GIB && bytes % GIB == 0 => format!("{} GiB", bytes / GIB),
-        _ if bytes >= MIB && bytes % MIB == 0 => format!("{} MiB", bytes / MIB),
+        _ if bytes >= GIB && bytes.is_multiple_of(GIB) => format!("{} GiB", bytes / GIB),
+        _ if bytes >= MIB && bytes.is_multiple_of(MIB) => format!("{} MiB", bytes / MIB),
         _ => format!("{bytes} bytes"),
     }
 }
