@@ -381,6 +381,7 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
         Ok(Err(_)) => {
+            oracle::stop_every_oracle();
             eprintln!("parity-diff: internal error (a panic; please report it)");
             ExitCode::from(2)
         }
