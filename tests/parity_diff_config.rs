@@ -137,7 +137,7 @@ fn an_unknown_key_or_a_wrong_type_is_an_error_naming_the_line_and_the_key() {
     let ran = project.run(&["bless", "--check"]);
     assert_eq!(ran.code, 2, "{ran:?}");
     let expected = format!(
-        "parity-diff: {}:2: suite.main.jobs: a whole number, 1 or more, not the string \"2\"\n",
+        "parity-diff: {}:2: suite.main.jobs: a whole number, 1 to 256, not the string \"2\"\n",
         config.display()
     );
     assert_eq!(ran.stderr, expected);

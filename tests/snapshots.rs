@@ -11,6 +11,7 @@
 //! reviews it (the very attack these outputs must not allow). So:
 //! - LF stays a line break; every other C0 control, DEL, C1 control,
 //!   bidi control (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069),
+//!   invisible character (U+200B–U+200D, U+2060, the tags U+E0000–U+E007F),
 //!   U+2028, U+2029, U+FEFF and U+FFFD (easily missed) shows as `⟨NAME⟩`
 //!   (`⟨ESC⟩`, `⟨CR⟩`, `⟨TAB⟩`, …) or `⟨U+XXXX⟩`;
 //! - a byte that is not UTF-8 shows as `⟨\xFF⟩`;
@@ -99,8 +100,9 @@ fn invisible(c: char) -> Option<String> {
         '\x7f' => Some("DEL".to_owned()),
         '\u{80}'..='\u{9f}'
         | '\u{61c}'
-        | '\u{200e}'
-        | '\u{200f}'
+        | '\u{200b}'..='\u{200f}'
+        | '\u{2060}'
+        | '\u{e0000}'..='\u{e007f}'
         | '\u{202a}'..='\u{202e}'
         | '\u{2066}'..='\u{2069}'
         | '\u{2028}'

@@ -1,8 +1,9 @@
 //! A small hostile corpus and the fixed port that answers it, for the
 //! snapshot tests (tests/snapshots.rs). Everything outside text can hold
 //! is here once: control characters in file names and case names, a
-//! workflow command at the start of a name, `##[`, bidi controls and line
-//! separators, a mention and a link in names and ops, lone surrogates,
+//! workflow command at the start of a name, `##[`, bidi controls, marks
+//! (U+200E, U+200F, U+061C) and invisible characters (zero-width, BOM,
+//! tags), line separators, a name of 325 characters (cut in reports), a mention and a link in names and ops, lone surrogates,
 //! file names that are not UTF-8, a long string that differs at its end,
 //! a case whose token the port quotes back, a port whose stderr holds
 //! terminal escapes, a ledger reason with ESC, an orphaned golden and an
@@ -95,7 +96,7 @@ fn files() -> Vec<File> {
                 )
                 .base(&value("1500")),
                 case(
-                    r#"{"name":"long: differs at its end","op":"scriptPath"}"#,
+                    &format!(r#"{{"name":"long: differs at its end {}","op":"scriptPath"}}"#, "n".repeat(300)),
                     &value(&format!(r#""{long}golden-end""#)),
                     &value(&format!(r#""{long}port-end""#)),
                 ),
@@ -141,7 +142,7 @@ fn files() -> Vec<File> {
                 )
                 .base(&value("5")),
                 case(
-                    r#"{"name":"bidi \u202etxt.exe\u202c isolate \u2066x\u2069 ls \u2028 ps \u2029 end","op":"envOverlay","configured":6}"#,
+                    r#"{"name":"bidi \u202etxt.exe\u202c isolate \u2066x\u2069 ls \u2028 ps \u2029 marks \u200e\u200f\u061c zw \u200b\u200c\u200d\u2060 bom \ufeff tag \udb40\udc41\udb40\udc7f end","op":"envOverlay","configured":6}"#,
                     &value("6"),
                     &value("7"),
                 )
@@ -184,7 +185,7 @@ fn files() -> Vec<File> {
             )],
         },
         File {
-            name: "\r::warning::cr \t tab \x1b[31m esc \x07 bel \x7f del \u{9b} csi \u{202e} rlo \u{2028} ls.json"
+            name: "\r::warning::cr \t tab \x1b[31m esc \x07 bel \x7f del \u{9b} csi \u{202e} rlo \u{2028} ls \u{200e} lrm \u{200b} zwsp \u{feff} bom.json"
                 .as_bytes()
                 .to_vec(),
             cases: vec![case(

@@ -263,6 +263,12 @@ pub(crate) enum Command {
         /// Cases per batch.
         #[arg(long, default_value_t = 1000)]
         batch_size: usize,
+        /// Write findings with CI set even where parity.toml says
+        /// (`fuzz-out`, or its default): without it, CI writes them only
+        /// to an --out given on the command line, as accept and bless
+        /// write nothing there without --force.
+        #[arg(long, conflicts_with_all = ["promote", "grow"])]
+        force: bool,
         #[command(flatten)]
         run: OracleFlags,
     },

@@ -8,6 +8,7 @@
 //! silently ignored. Command-line flags override a suite's keys; that
 //! merge is the binary's, since only it knows which flags were given.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use toml_edit::{Document, Item, TableLike, Value};
@@ -35,6 +36,20 @@ pub const SUITE_KEYS: [&str; 14] = [
     "ops",
     "fuzz-out",
 ];
+
+/// The most seconds `timeout` (and `--timeout`) may be: a week. Beyond
+/// some 1.8e19 a deadline cannot be computed at all.
+pub const MAX_TIMEOUT_SECS: f64 = 7.0 * 24.0 * 3600.0;
+
+/// The most seconds `kill-grace` (and `--kill-grace`) may be: an hour.
+pub const MAX_KILL_GRACE_SECS: f64 = 3600.0;
+
+/// The most oracle runs at once (`jobs`, `--jobs`): each is a process
+/// and a thread, and more than this only thrashes.
+pub const MAX_JOBS: u32 = 256;
+
+/// The most runs of each case file (`repeat`, `--repeat`).
+pub const MAX_REPEAT: u32 = 1000;
 
 /// A parsed `parity.toml`.
 #[derive(Debug, Clone, PartialEq)]
@@ -83,6 +98,9 @@ pub struct Suite {
     pub ops: Option<Vec<String>>,
     /// `fuzz-out`: where fuzz writes its findings.
     pub fuzz_out: Option<PathBuf>,
+    /// The line (from 1) of each key the table gives, for errors that
+    /// name it later (a path outside the project).
+    pub lines: BTreeMap<&'static str, usize>,
 }
 
 impl Suite {
@@ -102,7 +120,7 @@ pub fn discover(start: &Path) -> Option<PathBuf> {
 
 /// Reads and parses the file at `path`.
 pub fn load(path: &Path) -> Result<Config, InputError> {
-    let text = std::fs::read_to_string(path)
+    let text = crate::files::input::read_text(path, crate::files::input::CONFIG)
         .map_err(|error| InputError::new(format!("cannot read {}: {error}", path.display())))?;
     parse(&text, path)
 }
@@ -223,6 +241,9 @@ fn read_suite(
             )
         };
         let value_of = value.as_value();
+        if let (Some(known), Some(span)) = (SUITE_KEYS.iter().find(|k| **k == key), &span) {
+            suite.lines.insert(known, line_of(source.text, span.start));
+        }
         match key {
             "cases" | "golden" | "ledger" | "fuzz-out" => {
                 let text = value_of
@@ -250,27 +271,39 @@ fn read_suite(
                 }
             }
             "timeout" => {
-                let secs = seconds(value_of).filter(|secs| *secs > 0.0);
-                suite.timeout = Some(secs.ok_or_else(|| wrong("a positive number of seconds"))?);
+                let secs =
+                    seconds(value_of).filter(|secs| *secs > 0.0 && *secs <= MAX_TIMEOUT_SECS);
+                suite.timeout = Some(secs.ok_or_else(|| {
+                    wrong(&format!(
+                        "a positive number of seconds, at most {MAX_TIMEOUT_SECS} (a week)"
+                    ))
+                })?);
             }
             "kill-grace" => {
-                let secs = seconds(value_of).filter(|secs| *secs >= 0.0);
-                suite.kill_grace =
-                    Some(secs.ok_or_else(|| wrong("a number of seconds, 0 or more"))?);
+                let secs =
+                    seconds(value_of).filter(|secs| *secs >= 0.0 && *secs <= MAX_KILL_GRACE_SECS);
+                suite.kill_grace = Some(secs.ok_or_else(|| {
+                    wrong(&format!(
+                        "a number of seconds, 0 to {MAX_KILL_GRACE_SECS} (an hour)"
+                    ))
+                })?);
             }
             "jobs" => {
                 let jobs = value_of
                     .and_then(Value::as_integer)
                     .and_then(|n| u32::try_from(n).ok())
-                    .filter(|n| *n >= 1);
-                suite.jobs = Some(jobs.ok_or_else(|| wrong("a whole number, 1 or more"))?);
+                    .filter(|n| (1..=MAX_JOBS).contains(n));
+                suite.jobs =
+                    Some(jobs.ok_or_else(|| wrong(&format!("a whole number, 1 to {MAX_JOBS}")))?);
             }
             "repeat" => {
                 let repeat = value_of
                     .and_then(Value::as_integer)
                     .and_then(|n| u32::try_from(n).ok())
-                    .filter(|n| *n >= 1);
-                suite.repeat = Some(repeat.ok_or_else(|| wrong("a whole number, 1 or more"))?);
+                    .filter(|n| (1..=MAX_REPEAT).contains(n));
+                suite.repeat = Some(
+                    repeat.ok_or_else(|| wrong(&format!("a whole number, 1 to {MAX_REPEAT}")))?,
+                );
             }
             "max-output" => {
                 let size = match value_of {
@@ -326,6 +359,8 @@ fn describe(item: &Item) -> String {
     match item.as_value() {
         Some(Value::String(text)) => format!("the string {:?}", text.value()),
         Some(Value::Integer(n)) => format!("the integer {}", n.value()),
+        // 1e308 in full is 309 digits.
+        Some(Value::Float(x)) if x.value().abs() >= 1e15 => format!("the number {:e}", x.value()),
         Some(Value::Float(x)) => format!("the number {}", x.value()),
         Some(Value::Boolean(b)) => format!("the boolean {}", b.value()),
         _ => format!("a{} {}", article(item.type_name()), item.type_name()),

@@ -101,6 +101,7 @@ pub fn accept(
         };
         status = status.max(accept_command(&args, in_ci, &mut out)?);
     }
+    out.flush()?;
     Ok(status)
 }
 
@@ -136,7 +137,7 @@ pub fn bless(
     let mut status = 0;
     for (suite, reference) in blessings {
         heading(&mut out, each.len() > 1, suite)?;
-        let places = project.places(flags.corpus.given(None), suite);
+        let places = project.places(flags.corpus.given(None), suite)?;
         let mut run = flags.run.clone();
         run.settle(suite);
         let args = BlessArgs {
@@ -156,5 +157,6 @@ pub fn bless(
         };
         status = status.max(bless_command(&args, in_ci, &mut out)?.exit_code());
     }
+    out.flush()?;
     Ok(status)
 }

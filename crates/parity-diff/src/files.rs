@@ -37,6 +37,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use sys_unix::{check, identity, identity_at, list, open_dir_at};
 
+pub mod input;
+
 /// A new file's mode before the umask.
 const NEW_FILE_MODE: u32 = 0o666;
 
@@ -440,16 +442,11 @@ impl Dir {
     }
 }
 
-/// Reads a file without following a symbolic link at its last component
-/// (`ELOOP` when it is one).
+/// Reads a case file or golden without following a symbolic link at its
+/// last component (`ELOOP` when it is one), on [`input`]'s terms (a
+/// regular file, a FIFO refused rather than waited on).
 pub fn read_no_follow(path: &Path) -> io::Result<Vec<u8>> {
-    let mut file = OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW)
-        .open(path)?;
-    let mut bytes = Vec::new();
-    io::Read::read_to_end(&mut file, &mut bytes)?;
-    Ok(bytes)
+    input::read_no_follow(path, input::CORPUS_FILE)
 }
 
 /// This process's umask, read without changing it (tests of the modes

@@ -8,7 +8,7 @@ use std::time::Duration;
 use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
 use parity_diff::command::arrays::InputError;
-use parity_diff::config::{Framing, Suite};
+use parity_diff::config::{self, Framing, Suite};
 use parity_diff::corpus::glob::Glob;
 use parity_diff::corpus::rerun::Rerun;
 use parity_diff::corpus::{Corpus, Shard};
@@ -166,7 +166,7 @@ pub(crate) struct RepeatFlag {
     /// Run each case file N times; a case whose result bytes differ
     /// between runs is `nondeterministic` [default: the suite's
     /// `repeat`, else 1].
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=i64::from(config::MAX_REPEAT)))]
     pub(crate) repeat: Option<u32>,
 }
 
@@ -190,17 +190,44 @@ pub(crate) fn parse_framing(text: &str) -> Result<Framing, String> {
     }
 }
 
+/// `--timeout SECS`: more than 0, at most [`config::MAX_TIMEOUT_SECS`].
+fn parse_timeout(text: &str) -> Result<f64, String> {
+    seconds(text, f64::MIN_POSITIVE, config::MAX_TIMEOUT_SECS).ok_or_else(|| {
+        format!(
+            "a positive number of seconds, at most {} (a week)",
+            config::MAX_TIMEOUT_SECS
+        )
+    })
+}
+
+/// `--kill-grace SECS`: 0 to [`config::MAX_KILL_GRACE_SECS`].
+fn parse_kill_grace(text: &str) -> Result<f64, String> {
+    seconds(text, 0.0, config::MAX_KILL_GRACE_SECS).ok_or_else(|| {
+        format!(
+            "a number of seconds, 0 to {} (an hour)",
+            config::MAX_KILL_GRACE_SECS
+        )
+    })
+}
+
+fn seconds(text: &str, min: f64, max: f64) -> Option<f64> {
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|secs| (min..=max).contains(secs))
+}
+
 /// How an oracle process is run and stopped (`run`, `bless`, `accept`, `fuzz`).
 #[derive(Args, Clone)]
 #[command(next_help_heading = "Oracle process")]
 pub(crate) struct OracleFlags {
     /// Seconds one oracle run may take before it is stopped [default:
     /// the suite's `timeout`, else 60].
-    #[arg(long, value_name = "SECS")]
+    #[arg(long, value_name = "SECS", value_parser = parse_timeout)]
     pub(crate) timeout: Option<f64>,
     /// Seconds a stopped oracle command gets between SIGTERM and SIGKILL
     /// [default: the suite's `kill-grace`, else 2].
-    #[arg(long, value_name = "SECS")]
+    #[arg(long, value_name = "SECS", value_parser = parse_kill_grace)]
     pub(crate) kill_grace: Option<f64>,
     /// Most an oracle command may print on stdout (64M, 1G, bytes) before
     /// it is stopped [default: run, bless: 16 times the corpus's largest
@@ -210,7 +237,7 @@ pub(crate) struct OracleFlags {
     /// How many oracle runs at once (default: the suite's `jobs`, else the
     /// number of cores).
     /// Reports, goldens and findings are the same for every N.
-    #[arg(long, short, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, short, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=i64::from(config::MAX_JOBS)))]
     pub(crate) jobs: Option<u32>,
 }
 

@@ -18,7 +18,6 @@
 //! divergence without one (*new*) fails the run.
 
 use std::collections::BTreeMap;
-use std::fs;
 use std::path::{Path, PathBuf};
 
 use super::error::InputError;
@@ -117,15 +116,20 @@ pub fn display_path(path: &str) -> &str {
     }
 }
 
-/// A string written as a JSON string when it would not read back bare.
+/// A string written as a JSON string when it would not read back bare,
+/// or holds a character no output shows raw: the rule case names follow
+/// ([`outside::json_string`]), so a file named with U+202E or U+009B is
+/// as visible in a ledger's diff as a case so named.
 fn token(text: &str) -> String {
     let plain = !text.is_empty()
         && !text.starts_with(['"', '#'])
-        && text.chars().all(|c| !c.is_whitespace() && !c.is_control());
+        && text
+            .chars()
+            .all(|c| !c.is_whitespace() && !c.is_control() && !crate::outside::is_forbidden(c));
     if plain {
         text.to_owned()
     } else {
-        serde_json::to_string(text).unwrap_or_default()
+        crate::outside::json_string(text)
     }
 }
 
@@ -352,12 +356,13 @@ impl Ledger {
 
     /// Reads the ledger at `path`.
     pub fn load(path: &Path) -> Result<Self, InputError> {
-        let bytes = fs::read(path).map_err(|error| {
-            InputError::new(format!(
-                "cannot read the ledger {}: {error}",
-                path.display()
-            ))
-        })?;
+        let bytes =
+            crate::files::input::read(path, crate::files::input::LEDGER).map_err(|error| {
+                InputError::new(format!(
+                    "cannot read the ledger {}: {error}",
+                    path.display()
+                ))
+            })?;
         let text = String::from_utf8(bytes).map_err(|_| {
             InputError::new(format!("the ledger {} is not UTF-8 text", path.display()))
         })?;

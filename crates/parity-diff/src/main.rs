@@ -27,6 +27,7 @@ mod each_suite;
 mod flags;
 mod project;
 mod review;
+mod root;
 mod settle;
 
 use cli::{Cli, Command};
@@ -64,7 +65,7 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
                 (None, false) => {
                     let project = Project::open(flags)?;
                     let suite = lone_suite(&project, &flags.suites)?;
-                    let places = project.places(GivenPlaces::default(), suite);
+                    let places = project.places(GivenPlaces::default(), suite)?;
                     // Spelled from here: compare does not change directory.
                     let path = project.outside(&places.ledger_default);
                     path.exists().then_some(path)
@@ -250,6 +251,7 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
             grow,
             reference,
             batch_size,
+            force,
             mut run,
         } => {
             if let Some(findings) = promote {
@@ -276,8 +278,15 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
                 cases: corpus,
                 ..GivenPlaces::default()
             };
-            let places = project.places(given, suite);
-            let out = project.fuzz_out(out, suite, &places.cases);
+            let places = project.places(given, suite)?;
+            if std::env::var_os("CI").is_some() && out.is_none() && !force {
+                return Err(InputError::new(
+                    "refusing to write fuzz's findings where parity.toml says in CI (the CI \
+                     environment variable is set); give --out DIR, or --force to write anyway",
+                )
+                .into());
+            }
+            let out = project.fuzz_out(out, suite, &places)?;
             run.settle(suite);
             let key = |pick: fn(&Suite) -> Option<&String>| suite.and_then(pick).cloned();
             let left = left.or_else(|| key(|suite| suite.reference.as_ref()));
@@ -343,6 +352,9 @@ fn output_closed(error: &anyhow::Error) -> bool {
 
 fn main() -> ExitCode {
     sys_unix::limit_malloc_arenas();
+    if let Err(error) = sys_unix::write_past_file_limit_fails() {
+        eprintln!("parity-diff: cannot watch for the file-size limit: {error}");
+    }
     // A usage error exits 2 (clap's), a mistyped subcommand with its
     // nearest names.
     let cli = Cli::try_parse()
@@ -369,6 +381,7 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
         Ok(Err(_)) => {
+            oracle::stop_every_oracle();
             eprintln!("parity-diff: internal error (a panic; please report it)");
             ExitCode::from(2)
         }

@@ -8,8 +8,10 @@
 //! writes outside text through this module, never raw:
 //!
 //! - no raw *forbidden* character ([`is_forbidden`]): C0 controls, DEL,
-//!   C1 controls, the bidi controls U+202A–U+202E and U+2066–U+2069, and
-//!   the separators U+2028 and U+2029;
+//!   C1 controls, the bidi controls (the marks U+200E, U+200F and U+061C,
+//!   U+202A–U+202E and U+2066–U+2069), the invisible ones (U+200B–U+200D,
+//!   U+2060, the BOM U+FEFF, the tags U+E0000–U+E007F), and the
+//!   separators U+2028 and U+2029;
 //! - no line whose first characters after white space are `::` (GitHub's
 //!   runner trims a line, then reads `::command::` from its start);
 //! - no `##[` (the runner's legacy commands are found anywhere in a line).
@@ -42,18 +44,27 @@ use crate::corpus::identity::CaseId;
 use js_exact::JsString;
 
 /// Whether a character never reaches an output raw: C0 controls, DEL and
-/// C1 controls; the bidi embeddings, overrides and isolates (U+202A to
-/// U+202E, U+2066 to U+2069), which reorder what a reader sees; the line
-/// and paragraph separators U+2028 and U+2029.
+/// C1 controls; the bidi marks, embeddings, overrides and isolates
+/// (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069), which
+/// reorder what a reader sees; the invisible characters (zero-width
+/// space, non-joiner and joiner U+200B to U+200D, word joiner U+2060,
+/// BOM U+FEFF, the tags U+E0000 to U+E007F), which make two names that
+/// look alike differ, or hide text; the line and paragraph separators
+/// U+2028 and U+2029.
 pub fn is_forbidden(c: char) -> bool {
     matches!(
         c,
         '\u{0}'..='\u{1f}'
             | '\u{7f}'..='\u{9f}'
+            | '\u{61c}'
+            | '\u{200b}'..='\u{200f}'
             | '\u{202a}'..='\u{202e}'
+            | '\u{2060}'
             | '\u{2066}'..='\u{2069}'
             | '\u{2028}'
             | '\u{2029}'
+            | '\u{feff}'
+            | '\u{e0000}'..='\u{e007f}'
     )
 }
 
@@ -64,7 +75,9 @@ fn is_blank(c: char) -> bool {
 }
 
 /// The bytes [`is_plain`] must look at: C0, DEL, the lead bytes of C1
-/// (`C2`) and of the bidi controls and separators (`E2`), `[` and `\`.
+/// (`C2`), of U+061C (`D8`), of the bidi controls, invisible characters
+/// and separators (`E2`), of the BOM (`EF`) and of the tags (`F3`), `[`
+/// and `\`.
 const SPECIAL: [bool; 256] = {
     let mut table = [false; 256];
     let mut byte = 0;
@@ -74,7 +87,10 @@ const SPECIAL: [bool; 256] = {
     }
     table[0x7f] = true;
     table[0xc2] = true;
+    table[0xd8] = true;
     table[0xe2] = true;
+    table[0xef] = true;
+    table[0xf3] = true;
     table[b'[' as usize] = true;
     table[b'\\' as usize] = true;
     table
@@ -114,10 +130,18 @@ fn is_plain_bytes(bytes: &[u8], multiline: bool) -> bool {
             b'\n' if multiline => line_start_is_plain(&bytes[at + 1..]),
             0..=0x1f | 0x7f => false,
             0xc2 => !matches!(next(1), Some(0x80..=0x9f)),
+            // U+061C.
+            0xd8 => next(1) != Some(0x9c),
+            // U+200B–U+200F, U+2028–U+202E; U+2060, U+2066–U+2069.
             0xe2 => !matches!(
                 (next(1), next(2)),
-                (Some(0x80), Some(0xa8..=0xae)) | (Some(0x81), Some(0xa6..=0xa9))
+                (Some(0x80), Some(0x8b..=0x8f | 0xa8..=0xae))
+                    | (Some(0x81), Some(0xa0 | 0xa6..=0xa9))
             ),
+            // U+FEFF.
+            0xef => !(next(1) == Some(0xbb) && next(2) == Some(0xbf)),
+            // U+E0000–U+E007F: F3 A0 80 xx and F3 A0 81 xx.
+            0xf3 => !(next(1) == Some(0xa0) && matches!(next(2), Some(0x80 | 0x81))),
             b'[' => !(at >= 2 && &bytes[at - 2..at] == b"##"),
             _ => multiline || !(next(1) == Some(b'u') && next(2) == Some(b'{')),
         };
@@ -219,7 +243,11 @@ fn escape_json(text: &str) -> String {
             || (c == '[' && text[..at].ends_with("##"))
             || (c == ':' && at_start && rest.starts_with(':'));
         if escape {
-            let _ = write!(out, "\\u{:04x}", c as u32);
+            // Beyond U+FFFF (a tag), JSON's notation is a surrogate pair.
+            let mut units = [0; 2];
+            for unit in c.encode_utf16(&mut units) {
+                let _ = write!(out, "\\u{unit:04x}");
+            }
         } else {
             out.push(c);
         }
@@ -331,11 +359,33 @@ impl<W: Write> Drop for NeutralLines<W> {
     }
 }
 
+/// The most characters of a case's name a report shows; the rest is
+/// counted, not printed (a 100 KB name would fill a screen and a log).
+pub const NAME_CHARS: usize = 200;
+
+/// A case's name as reports show it: a JSON string of at most
+/// [`NAME_CHARS`] of its characters, then ` … (N more characters)` when
+/// it was cut. Neutral in JSON's notation.
+pub fn name(name: &str) -> String {
+    match name.char_indices().nth(NAME_CHARS) {
+        None => json_string(name),
+        Some((at, _)) => format!(
+            "{} … ({} more characters)",
+            json_string(&name[..at]),
+            name[at..].chars().count()
+        ),
+    }
+}
+
 /// A case's identity as reports print it (`argv.json "name"`), neutral:
-/// the file in the report notation, the key (a JSON string, or `#` and a
-/// hash) in JSON's.
+/// the file in the report notation, the key (a JSON string, cut as
+/// [`name`] cuts it, or `#` and a hash) in JSON's.
 pub fn id(id: &CaseId) -> String {
-    format!("{} {}", text(&id.file), json(&id.key_text()))
+    let key = match &id.key {
+        crate::corpus::identity::CaseKey::Name(key) => name(key),
+        crate::corpus::identity::CaseKey::Hash(_) => json(&id.key_text()).into_owned(),
+    };
+    format!("{} {key}", text(&id.file))
 }
 
 /// The text [`text`] was given back from its output: every `\u{HEX}` is

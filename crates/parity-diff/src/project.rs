@@ -18,6 +18,8 @@ use parity_diff::config::{self, Config, Suite};
 use parity_diff::error::InputError;
 use parity_diff::{corpus, ledger};
 
+use crate::root::{self, Place};
+
 /// Where the project's configuration is.
 #[derive(Args, Debug, Default)]
 #[command(next_help_heading = "Project")]
@@ -33,6 +35,12 @@ pub struct ConfigFlags {
     /// every suite).
     #[arg(long = "suite", global = true, value_name = "NAME")]
     pub suites: Vec<String>,
+    /// Let parity.toml's paths (cases, golden, ledger, fuzz-out) resolve
+    /// outside the project's root (the git work tree holding the config,
+    /// else its directory). Only a flag can: a pull request can change
+    /// the config, not the command line CI runs.
+    #[arg(long, global = true)]
+    pub allow_outside_root: bool,
 }
 
 /// The configuration in use, and where parity-diff was started.
@@ -43,6 +51,9 @@ pub struct Project {
     pub config: Option<Config>,
     /// The config's directory, absolute.
     dir: PathBuf,
+    /// The project's root ([`root::project_root`]) when a config is in
+    /// use and its paths must stay inside it.
+    root: Option<PathBuf>,
 }
 
 impl Project {
@@ -65,10 +76,20 @@ impl Project {
         let dir = config
             .as_ref()
             .map_or_else(|| started.clone(), |config| started.join(&config.dir));
+        let root = match (&config, flags.allow_outside_root) {
+            (Some(config), false) => Some(root::project_root(&dir).map_err(|error| {
+                InputError::new(format!(
+                    "cannot find the project's root from {}: {error}",
+                    config.path.display()
+                ))
+            })?),
+            _ => None,
+        };
         Ok(Project {
             started,
             config,
             dir,
+            root,
         })
     }
 
@@ -147,38 +168,155 @@ pub struct GivenPlaces {
     pub ledger: Option<PathBuf>,
 }
 
+/// Where one of a suite's places came from, for errors.
+#[derive(Clone, Copy)]
+enum Origin {
+    /// A flag (or a default beside a flag's path): the user's choice.
+    Flag(&'static str),
+    /// The suite's key.
+    Key(&'static str),
+    /// The default (beside the config's `cases`, or its default).
+    Default(&'static str),
+}
+
 impl Project {
-    /// A suite's places, the flags' overriding its keys.
-    pub fn places(&self, given: GivenPlaces, suite: Option<&Suite>) -> Places {
+    /// A suite's places, the flags' overriding its keys. A path that
+    /// the config gives (a key, or a default beside its `cases`) must
+    /// resolve inside the project's root; and the places must be apart
+    /// ([`root::overlap`]), whoever gave them.
+    pub fn places(&self, given: GivenPlaces, suite: Option<&Suite>) -> Result<Places, InputError> {
         let key = |pick: fn(&Suite) -> Option<&PathBuf>| {
             suite.and_then(pick).map(|path| self.configured(path))
         };
-        let cases = match given.cases {
-            Some(path) => self.given(path),
-            None => key(|suite| suite.cases.as_ref()).unwrap_or_else(|| PathBuf::from("cases")),
+        let (cases, cases_from) = match given.cases {
+            Some(path) => (self.given(path), Origin::Flag("--cases")),
+            None => match key(|suite| suite.cases.as_ref()) {
+                Some(path) => (path, Origin::Key("cases")),
+                None => (PathBuf::from("cases"), Origin::Default("cases")),
+            },
         };
-        let golden = match given.golden {
-            Some(path) => self.given(path),
-            None => key(|suite| suite.golden.as_ref())
-                .unwrap_or_else(|| corpus::beside(&cases, "golden")),
+        // A default beside the cases is the cases' giver's.
+        let beside = |what| match cases_from {
+            Origin::Flag(flag) => Origin::Flag(flag),
+            _ => Origin::Default(what),
         };
-        let ledger_default =
-            key(|suite| suite.ledger.as_ref()).unwrap_or_else(|| ledger::default_path(&cases));
-        Places {
+        let (golden, golden_from) = match given.golden {
+            Some(path) => (self.given(path), Origin::Flag("--golden")),
+            None => match key(|suite| suite.golden.as_ref()) {
+                Some(path) => (path, Origin::Key("golden")),
+                None => (corpus::beside(&cases, "golden"), beside("golden")),
+            },
+        };
+        let (ledger_default, default_from) = match key(|suite| suite.ledger.as_ref()) {
+            Some(path) => (path, Origin::Key("ledger")),
+            None => (ledger::default_path(&cases), beside("ledger")),
+        };
+        let ledger = given.ledger.map(|path| self.given(path));
+        let (ledger_in_use, ledger_from) = match &ledger {
+            Some(path) => (path, Origin::Flag("--ledger")),
+            None => (&ledger_default, default_from),
+        };
+        let cases_place = self.place("the cases directory", &cases, cases_from, suite)?;
+        let golden_place = self.place("the golden directory", &golden, golden_from, suite)?;
+        let ledger_place = self.place("the ledger", ledger_in_use, ledger_from, suite)?;
+        self.place("the ledger", &ledger_default, default_from, suite)?;
+        if let Some(clash) = root::overlap(&cases_place, &golden_place, &ledger_place) {
+            return Err(InputError::new(clash));
+        }
+        Ok(Places {
             golden,
-            ledger: given.ledger.map(|path| self.given(path)),
+            ledger,
             ledger_default,
             cases,
-        }
+        })
     }
 
     /// Where fuzz writes its findings: `--out`, else the suite's
-    /// `fuzz-out`, else `fuzz-findings` beside the cases directory.
-    pub fn fuzz_out(&self, given: Option<PathBuf>, suite: Option<&Suite>, cases: &Path) -> PathBuf {
-        match (given, suite.and_then(|suite| suite.fuzz_out.as_ref())) {
-            (Some(path), _) => self.given(path),
-            (None, Some(path)) => self.configured(path),
-            (None, None) => corpus::beside(cases, FUZZ_FINDINGS),
+    /// `fuzz-out`, else `fuzz-findings` beside the cases directory; the
+    /// config's inside the project's root, and none among the case
+    /// files or goldens.
+    pub fn fuzz_out(
+        &self,
+        given: Option<PathBuf>,
+        suite: Option<&Suite>,
+        places: &Places,
+    ) -> Result<PathBuf, InputError> {
+        let (out, from) = match (given, suite.and_then(|suite| suite.fuzz_out.as_ref())) {
+            (Some(path), _) => (self.given(path), Origin::Flag("--out")),
+            (None, Some(path)) => (self.configured(path), Origin::Key("fuzz-out")),
+            (None, None) => (
+                corpus::beside(&places.cases, FUZZ_FINDINGS),
+                Origin::Default("fuzz-out"),
+            ),
+        };
+        let place = self.place("fuzz's findings directory", &out, from, suite)?;
+        for (what, dir) in [
+            ("the cases directory", &places.cases),
+            ("the golden directory", &places.golden),
+        ] {
+            let dir = root::resolve(&self.dir.join(dir));
+            if root::within(&place.resolved, &dir) || root::within(&dir, &place.resolved) {
+                return Err(InputError::new(format!(
+                    "{} ({}, {}) overlaps {what} ({}): findings are kept apart from the corpus",
+                    place.what,
+                    place.origin,
+                    place.resolved.display(),
+                    dir.display()
+                )));
+            }
+        }
+        Ok(out)
+    }
+
+    /// `path` resolved, with its origin in words; an error when the
+    /// config gave it and it resolves outside the project's root.
+    fn place(
+        &self,
+        what: &'static str,
+        path: &Path,
+        from: Origin,
+        suite: Option<&Suite>,
+    ) -> Result<Place, InputError> {
+        let resolved = root::resolve(&lexical(&self.dir.join(path)));
+        let origin = self.origin(from, suite);
+        if let (Some(root), Origin::Key(_) | Origin::Default(_)) = (&self.root, from) {
+            if !root::within(&resolved, root) {
+                return Err(InputError::new(format!(
+                    "{origin}: {} resolves to {}, outside the project's root {} (the git work \
+                     tree holding the config, else its directory); give --allow-outside-root \
+                     on the command line to allow it",
+                    path.display(),
+                    resolved.display(),
+                    root.display()
+                )));
+            }
+        }
+        Ok(Place {
+            what,
+            origin,
+            resolved,
+        })
+    }
+
+    /// Where a place came from, in words: the flag, the config's line
+    /// and key, or the default the config leaves.
+    fn origin(&self, from: Origin, suite: Option<&Suite>) -> String {
+        let file = self
+            .config
+            .as_ref()
+            .map_or_else(String::new, |config| config.path.display().to_string());
+        let table = suite.map_or_else(String::new, |suite| format!("suite.{}.", suite.name));
+        match from {
+            Origin::Flag(flag) => flag.to_owned(),
+            Origin::Key(key) => {
+                let line = suite.and_then(|suite| suite.lines.get(key));
+                let at = line.map_or(String::new(), |line| format!(":{line}"));
+                format!("{file}{at}: {table}{key}")
+            }
+            Origin::Default(key) if self.config.is_some() => {
+                format!("{file}: {table}{key} (not given: the default)")
+            }
+            Origin::Default(key) => format!("the default {key}"),
         }
     }
 }
@@ -239,6 +377,7 @@ mod tests {
                 suites: Vec::new(),
             }),
             dir: dir.into(),
+            root: None,
         }
     }
 

@@ -51,7 +51,7 @@ pub fn review(
     let project = Project::open(config)?;
     let suite = lone_suite(&project, &config.suites)?;
     project.enter()?;
-    let places = project.places(flags.corpus.given(Some(&flags.with.ledger)), suite);
+    let places = project.places(flags.corpus.given(Some(&flags.with.ledger)), suite)?;
     let ledger = places
         .ledger
         .clone()

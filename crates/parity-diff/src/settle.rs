@@ -79,7 +79,7 @@ impl<'a> Given<'a> {
         suite: Option<&Suite>,
         shard: Option<Shard>,
     ) -> anyhow::Result<RunArgs> {
-        let places = project.places(self.corpus.given(Some(self.ledger)), suite);
+        let places = project.places(self.corpus.given(Some(self.ledger)), suite)?;
         let mut run = self.run.clone();
         run.settle(suite);
         let oracle = self
@@ -132,7 +132,7 @@ pub fn promote_findings(
         cases: corpus,
         ..GivenPlaces::default()
     };
-    let places = project.places(given, suite);
+    let places = project.places(given, suite)?;
     let findings = project.given(findings);
     run.settle(suite);
     let Some(reference) = left.or_else(|| suite.and_then(|suite| suite.reference.clone())) else {
@@ -215,7 +215,7 @@ pub fn grow_corpus(
             ..GivenPlaces::default()
         },
         suite,
-    );
+    )?;
     run.settle(suite);
     let key = |pick: fn(&Suite) -> Option<&String>| suite.and_then(pick).cloned();
     let Some(reference) = given

@@ -3,5 +3,6 @@
 //! run our oracle binary, the bundled corpus or the example port are the
 //! root package's (`tests/main.rs` at the workspace's root).
 
+mod hostile_config;
 mod memory;
 mod standalone;

@@ -154,3 +154,27 @@ pub fn limit_malloc_arenas() {
         libc::mallopt(libc::M_ARENA_MAX, 1);
     }
 }
+
+extern "C" fn ignore_signal(_: libc::c_int) {}
+
+/// Makes a write past `ulimit -f` fail with `EFBIG` (an error parity-diff
+/// reports, exit 2) instead of killing the process with SIGXFSZ (exit
+/// 153, no message). A handler, not `SIG_IGN`: exec resets a handler to
+/// the default, so the commands parity-diff runs get the limit as usual,
+/// where an ignored signal would stay ignored in them.
+pub fn write_past_file_limit_fails() -> io::Result<()> {
+    // SAFETY: a zeroed sigaction with a handler that does nothing (it is
+    // async-signal-safe); the result is checked.
+    unsafe {
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = ignore_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
+        action.sa_flags = libc::SA_RESTART;
+        libc::sigemptyset(&mut action.sa_mask);
+        check(libc::sigaction(
+            libc::SIGXFSZ,
+            &action,
+            std::ptr::null_mut(),
+        ))
+        .map(drop)
+    }
+}

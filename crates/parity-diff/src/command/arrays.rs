@@ -9,6 +9,7 @@ use crate::exec::file_run::judge_slot;
 use crate::exec::stream::cases::{CaseReader, CaseSource, Watch};
 use crate::exec::stream::gate::Gate;
 use crate::exec::stream::prefetch::Prefetched;
+use crate::files::input;
 use crate::judge::golden::{split_elements, NotAnArray};
 use crate::judge::pairing::{
     pair, HeldCases, Rule, Slot, Streamed, StreamedCases, StreamedResults,
@@ -50,13 +51,8 @@ pub fn open_input(what: &str, path: &str) -> Result<Box<dyn Read + Send>, InputE
 /// Opens a file to be read as a stream, saying which argument was wrong
 /// and how.
 pub fn open_file(what: &str, path: &Path) -> Result<File, InputError> {
-    if path.is_dir() {
-        return Err(InputError::new(format!(
-            "{what} {} is a directory, not a file",
-            path.display()
-        )));
-    }
-    File::open(path).map_err(|error| read_failed(what, &path.display().to_string(), &error))
+    input::open(path, input::CORPUS_FILE)
+        .map_err(|error| read_failed(what, &path.display().to_string(), &error))
 }
 
 /// `cannot read …`, naming the input (`-` is standard input).

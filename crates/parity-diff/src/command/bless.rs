@@ -11,7 +11,6 @@
 //! refused unless forced, so a pipeline cannot quietly bless its own
 //! output.
 
-use std::fs;
 use std::io::Write;
 use std::ops::ControlFlow;
 
@@ -231,7 +230,8 @@ fn golden_with_kept(
             outcomes.len()
         )
     };
-    let old = match fs::read(&entry.golden_path) {
+    let old = match crate::files::input::read(&entry.golden_path, crate::files::input::CORPUS_FILE)
+    {
         Ok(old) => old,
         Err(_) => {
             return Err(not_written(
@@ -348,30 +348,31 @@ fn bless_noting(entry: &Entry, args: &BlessArgs, leaks: &LeakLog) -> Blessed {
         }
     };
     let cases_count = split_elements(&new).map_or(0, |elements| elements.len());
-    blessed.status = match fs::read(&entry.golden_path) {
-        Ok(old) if old == new => Status::Unchanged { cases: cases_count },
-        Ok(old) => {
-            let (changed, count) = changed_cases(&old, &new, &cases);
-            Status::Changed {
-                changed,
-                count,
-                cases: cases_count,
+    blessed.status =
+        match crate::files::input::read(&entry.golden_path, crate::files::input::CORPUS_FILE) {
+            Ok(old) if old == new => Status::Unchanged { cases: cases_count },
+            Ok(old) => {
+                let (changed, count) = changed_cases(&old, &new, &cases);
+                Status::Changed {
+                    changed,
+                    count,
+                    cases: cases_count,
+                }
             }
-        }
-        Err(failure) if failure.kind() == std::io::ErrorKind::NotFound => {
-            Status::Added { cases: cases_count }
-        }
-        Err(failure) => {
-            blessed.status = Status::Error {
-                message: format!(
-                    "cannot read golden {}: {failure}",
-                    entry.golden_path.display()
-                ),
-                stderr: None,
-            };
-            return blessed;
-        }
-    };
+            Err(failure) if failure.kind() == std::io::ErrorKind::NotFound => {
+                Status::Added { cases: cases_count }
+            }
+            Err(failure) => {
+                blessed.status = Status::Error {
+                    message: format!(
+                        "cannot read golden {}: {failure}",
+                        entry.golden_path.display()
+                    ),
+                    stderr: None,
+                };
+                return blessed;
+            }
+        };
     let writes = !matches!(blessed.status, Status::Unchanged { .. });
     if writes && !args.check {
         if let Err(failure) = crate::files::write_atomic(&args.corpus.golden, &entry.relative, &new)
@@ -474,12 +475,16 @@ pub fn bless_command(
         tally(entry, &Blessed::from(Status::Orphaned))?;
     }
     render.finish(&mut out, &totals)?;
+    // A report that could not be written is an error, not a drop's
+    // silence.
+    out.flush()?;
     Ok(totals)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs;
 
     #[test]
     fn totals() {

@@ -53,8 +53,11 @@ max-output = 1000
             framing: Some(Framing::Json),
             ops: Some(vec!["sum".into(), "keys".into()]),
             fuzz_out: Some("/p/findings".into()),
+            lines: suite.lines.clone(),
         }
     );
+    assert_eq!(suite.lines.get("golden"), Some(&4));
+    assert_eq!(suite.lines.get("fuzz-out"), Some(&16));
     assert_eq!(toy.max_output, Some(1000));
     assert_eq!(toy.cases_dir(&config.dir), PathBuf::from("/p/cases"));
 }
@@ -80,19 +83,35 @@ fn a_value_of_the_wrong_type_names_its_line_key_and_type() {
     for (text, expected) in [
         (
             "[suite.a]\n\ntimeout = \"5\"\n",
-            "/p/parity.toml:3: suite.a.timeout: a positive number of seconds, not the string \"5\"",
+            "/p/parity.toml:3: suite.a.timeout: a positive number of seconds, at most 604800 (a week), not the string \"5\"",
         ),
         (
             "[suite.a]\ntimeout = 0\n",
-            "/p/parity.toml:2: suite.a.timeout: a positive number of seconds, not the integer 0",
+            "/p/parity.toml:2: suite.a.timeout: a positive number of seconds, at most 604800 (a week), not the integer 0",
         ),
         (
             "[suite.a]\njobs = 0\n",
-            "/p/parity.toml:2: suite.a.jobs: a whole number, 1 or more, not the integer 0",
+            "/p/parity.toml:2: suite.a.jobs: a whole number, 1 to 256, not the integer 0",
         ),
         (
             "[suite.a]\nrepeat = 0\n",
-            "/p/parity.toml:2: suite.a.repeat: a whole number, 1 or more, not the integer 0",
+            "/p/parity.toml:2: suite.a.repeat: a whole number, 1 to 1000, not the integer 0",
+        ),
+        (
+            "[suite.a]\n\n\ntimeout = 1e308\n",
+            "/p/parity.toml:4: suite.a.timeout: a positive number of seconds, at most 604800 (a week), not the number 1e308",
+        ),
+        (
+            "[suite.a]\nkill-grace = 1.8e19\n",
+            "/p/parity.toml:2: suite.a.kill-grace: a number of seconds, 0 to 3600 (an hour), not the number 1.8e19",
+        ),
+        (
+            "[suite.a]\njobs = 20000\n",
+            "/p/parity.toml:2: suite.a.jobs: a whole number, 1 to 256, not the integer 20000",
+        ),
+        (
+            "[suite.a]\nrepeat = 1001\n",
+            "/p/parity.toml:2: suite.a.repeat: a whole number, 1 to 1000, not the integer 1001",
         ),
         (
             "[suite.a]\ncases = 3\n",
@@ -112,7 +131,7 @@ fn a_value_of_the_wrong_type_names_its_line_key_and_type() {
         ),
         (
             "[suite.a]\nkill-grace = true\n",
-            "/p/parity.toml:2: suite.a.kill-grace: a number of seconds, 0 or more, not the boolean true",
+            "/p/parity.toml:2: suite.a.kill-grace: a number of seconds, 0 to 3600 (an hour), not the boolean true",
         ),
         (
             "[suite.a]\noracle = \" \"\n",

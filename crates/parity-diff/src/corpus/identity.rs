@@ -210,6 +210,18 @@ impl CaseId {
     }
 }
 
+impl CaseId {
+    /// [`Display`](fmt::Display)'s text with a long name cut
+    /// ([`outside::name`](crate::outside::name)): for a report's names,
+    /// not for identities read back. Still outside text (the file).
+    pub fn shown(&self) -> String {
+        match &self.key {
+            CaseKey::Name(name) => format!("{} {}", self.file, crate::outside::name(name)),
+            CaseKey::Hash(_) => self.to_string(),
+        }
+    }
+}
+
 impl fmt::Display for CaseId {
     /// `sums.json "sum: no values"`, or `sums.json #3fa2c91b0d7e`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -182,7 +182,7 @@ fn json_files(what: &str, dir: &Path) -> Result<Vec<Listed>, InputError> {
             }
         };
         let is_json = entry.path().extension().is_some_and(|ext| ext == "json");
-        if !entry.file_type().is_file() || !is_json {
+        if entry.file_type().is_dir() || !is_json {
             continue;
         }
         let relative = entry
@@ -190,7 +190,14 @@ fn json_files(what: &str, dir: &Path) -> Result<Vec<Listed>, InputError> {
             .strip_prefix(dir)
             .unwrap_or(entry.path())
             .to_path_buf();
-        found.push((relative_name(&relative), relative, None));
+        // A `.json` that is a device, a FIFO or a socket (or a link to
+        // one: `a.json -> /dev/null`) is listed broken, never dropped.
+        let broken = entry
+            .metadata()
+            .ok()
+            .and_then(|metadata| crate::files::input::not_regular(&metadata))
+            .map(|kind| format!("{} is {kind}, not a regular file", entry.path().display()));
+        found.push((relative_name(&relative), relative, broken));
     }
     found.sort();
     Ok(found)

@@ -16,7 +16,6 @@
 //! shards of one corpus from shards of two.
 
 use std::collections::{BTreeSet, HashSet};
-use std::fs::File;
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -158,7 +157,8 @@ fn count_cases(
     if entry.broken.is_some() {
         return counted;
     }
-    let Ok(file) = File::open(&entry.case_path) else {
+    let Ok(file) = crate::files::input::open(&entry.case_path, crate::files::input::CORPUS_FILE)
+    else {
         return counted;
     };
     // Counting needs no line, and a lenient read words no error with one.
@@ -225,7 +225,7 @@ fn count_cases(
 fn hash_of(path: &std::path::Path, broken: Option<&String>) -> Option<u64> {
     match broken {
         Some(_) => None,
-        None => File::open(path)
+        None => crate::files::input::open(path, crate::files::input::CORPUS_FILE)
             .ok()
             .and_then(|file| HashingReader::new(file).finish().ok()),
     }

@@ -93,9 +93,10 @@ impl Timings {
     /// Reads the timings file at `path`, named `name` in messages (the
     /// path as given), adding it to what was read.
     pub fn read(&mut self, path: &Path, name: &str) -> Result<(), InputError> {
-        let bytes = std::fs::read(path).map_err(|error| {
-            InputError::new(format!("--timings {name}: cannot read it: {error}"))
-        })?;
+        let bytes =
+            crate::files::input::read(path, crate::files::input::TIMINGS).map_err(|error| {
+                InputError::new(format!("--timings {name}: cannot read it: {error}"))
+            })?;
         self.add(&bytes, name)
     }
 

@@ -174,12 +174,13 @@ impl Allowlist {
 
     /// Reads the allowlist at `path`.
     pub fn load(path: &Path) -> Result<Allowlist, InputError> {
-        let bytes = std::fs::read(path).map_err(|error| {
-            InputError::new(format!(
-                "cannot read the allowlist {}: {error}",
-                path.display()
-            ))
-        })?;
+        let bytes =
+            crate::files::input::read(path, crate::files::input::ALLOWLIST).map_err(|error| {
+                InputError::new(format!(
+                    "cannot read the allowlist {}: {error}",
+                    path.display()
+                ))
+            })?;
         let text = String::from_utf8(bytes).map_err(|_| {
             InputError::new(format!(
                 "the allowlist {} is not UTF-8 text",

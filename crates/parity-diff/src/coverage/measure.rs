@@ -66,16 +66,17 @@ fn read_cases(
             errors.push(broken.clone());
             continue;
         }
-        let bytes = match std::fs::read(&entry.case_path) {
-            Ok(bytes) => bytes,
-            Err(error) => {
-                errors.push(format!(
-                    "cannot read {}: {error}",
-                    entry.case_path.display()
-                ));
-                continue;
-            }
-        };
+        let bytes =
+            match crate::files::input::read(&entry.case_path, crate::files::input::CORPUS_FILE) {
+                Ok(bytes) => bytes,
+                Err(error) => {
+                    errors.push(format!(
+                        "cannot read {}: {error}",
+                        entry.case_path.display()
+                    ));
+                    continue;
+                }
+            };
         let file = CaseFile::read(&entry.name, bytes);
         if !file.is_array {
             errors.push(format!("{}: not a JSON array of cases", entry.name));

@@ -41,6 +41,14 @@ use std::time::Duration;
 pub use command::Watch;
 use command::{Captured, Input};
 pub use groups::stopping;
+
+/// Stops every oracle command still running (SIGTERM, its grace,
+/// SIGKILL) and starts no more; returns how many there were. For the end
+/// of a run that failed where its own stops could not run (a panic):
+/// no oracle is left behind.
+pub fn stop_every_oracle() -> usize {
+    groups::shut_down(|| false)
+}
 pub use leaks::{leak_warnings, Leak};
 pub use signals::{before_signal_exit, install_signal_handlers, SignalGuard};
 

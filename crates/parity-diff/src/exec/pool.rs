@@ -55,7 +55,10 @@ where
     let queued = Mutex::new(queued);
     thread::scope(|scope| {
         let (finished, results) = mpsc::channel::<(usize, I, thread::Result<R>)>();
-        for _ in 0..jobs {
+        // A worker is started with a job for it, never ahead: `--jobs
+        // 256` over one file starts one thread.
+        let mut workers = 0;
+        let start_worker = || {
             let (queued, finished, work) = (&queued, finished.clone(), &work);
             scope.spawn(move || loop {
                 // The lock is held only while waiting for the next job.
@@ -69,8 +72,7 @@ where
                     return;
                 }
             });
-        }
-        drop(finished);
+        };
         let (mut started, mut next) = (0usize, 0usize);
         let mut waiting = BTreeMap::new();
         let mut drawn_all = false;
@@ -78,6 +80,10 @@ where
             while !drawn_all && started < next + jobs {
                 match items.next() {
                     Some(item) => {
+                        if workers < jobs {
+                            start_worker();
+                            workers += 1;
+                        }
                         // The workers outlive this loop: a send cannot fail.
                         let _ = queue.send((started, item));
                         started += 1;
@@ -167,6 +173,30 @@ mod tests {
         );
         assert_eq!(most.load(Ordering::SeqCst), 3);
         assert_eq!(ahead, 3);
+    }
+
+    /// Threads of this process now (other tests' included).
+    fn threads() -> usize {
+        let status = std::fs::read_to_string("/proc/self/status").unwrap();
+        let line = status.lines().find(|l| l.starts_with("Threads:")).unwrap();
+        line["Threads:".len()..].trim().parse().unwrap()
+    }
+
+    /// Issue 38: `--jobs 20000` over one file started 20 000 threads
+    /// (and failed to). Workers start with work, never ahead of it.
+    #[test]
+    fn no_more_threads_start_than_there_is_work_for() {
+        let mut seen = Vec::new();
+        ordered(
+            5000,
+            0..2,
+            |_| threads(),
+            |_, threads| {
+                seen.push(threads);
+                ControlFlow::<()>::Continue(())
+            },
+        );
+        assert!(seen.iter().all(|&n| n < 1000), "{seen:?}");
     }
 
     #[test]

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::mutate::{Mutated, Seeds};
+use super::regression::FileStatus;
 use super::render::{Json, Lines, Session, Sessions};
 use super::runner::{fuzz_knowing, BatchOracle, FuzzConfig};
 use super::source::{generator_command, CaseSource};
@@ -105,7 +106,8 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
 /// Runs the session and writes its report, always, with its closing
 /// summary; returns the exit status: 0 no divergence, 1 divergences
 /// (failures of a side on some cases included), 2 the session stopped
-/// because a side fails even on the empty batch `[]`.
+/// because a side fails even on the empty batch `[]`, or a finding could
+/// not be written.
 pub fn fuzz_command(
     args: &FuzzArgs,
     mut out: impl Write,
@@ -163,7 +165,22 @@ pub fn fuzz_command(
     };
     render.finish(&mut out, session)?;
     out.flush()?;
-    Ok(if report.stopped.is_some() {
+    let unsaved = report
+        .groups
+        .iter()
+        .filter(|group| matches!(&group.file, Some(file) if matches!(file.status, FileStatus::Failed(_))))
+        .count();
+    if unsaved > 0 {
+        // Not 1: a finding that was not kept is the tool's failure, not
+        // a divergence to triage.
+        let _ = writeln!(
+            progress,
+            "fuzz: {unsaved} finding{} could not be written to {}",
+            if unsaved == 1 { "" } else { "s" },
+            args.out_dir.display()
+        );
+    }
+    Ok(if report.stopped.is_some() || unsaved > 0 {
         2
     } else if report.groups.is_empty() {
         0

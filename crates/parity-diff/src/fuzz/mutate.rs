@@ -113,13 +113,15 @@ impl Seeds {
         };
         let mut seeds = Seeds::default();
         for entry in corpus.case_files()? {
-            let bytes = match std::fs::read(&entry.case_path) {
-                Ok(bytes) => bytes,
-                Err(error) => {
-                    seeds.unread.push(format!("{}: {error}", entry.name));
-                    continue;
-                }
-            };
+            let bytes =
+                match crate::files::input::read(&entry.case_path, crate::files::input::CORPUS_FILE)
+                {
+                    Ok(bytes) => bytes,
+                    Err(error) => {
+                        seeds.unread.push(format!("{}: {error}", entry.name));
+                        continue;
+                    }
+                };
             let cases = match split_elements(&bytes) {
                 Ok(cases) => cases,
                 Err(error) => {

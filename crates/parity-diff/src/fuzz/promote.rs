@@ -70,10 +70,10 @@ fn planned<'a>(
     relative: PathBuf,
     what: &str,
 ) -> Result<Move<'a>, InputError> {
-    let bytes = std::fs::read(&source)
+    let bytes = crate::files::input::read(&source, crate::files::input::CORPUS_FILE)
         .map_err(|error| InputError::new(format!("cannot read {}: {error}", source.display())))?;
     let target = root.join(&relative);
-    let present = match std::fs::read(&target) {
+    let present = match crate::files::input::read(&target, crate::files::input::CORPUS_FILE) {
         Ok(there) if there == bytes => true,
         Ok(_) => {
             return Err(InputError::new(format!(

@@ -1,4 +1,5 @@
 use super::*;
+use std::fs;
 
 const EXAMPLE: &str = "\
 # parity-diff ledger: divergences of this port from the goldens that are known.
@@ -199,6 +200,35 @@ fn escaped_file_names_read_back_as_they_were_written() {
             r#"case "sp ace\\xff.json" "n""#,
         ]
     );
+    assert_eq!(Ledger::parse(&text).unwrap(), ledger);
+}
+
+/// Issue 38: file names kept a raw U+202E, U+009B and DEL where case
+/// names were escaped.
+#[test]
+fn file_names_follow_the_case_names_escaping_rule() {
+    let mut ledger = Ledger::default();
+    for file in [
+        "a\u{202e}b.json",
+        "c\u{9b}d.json",
+        "e\u{7f}.json",
+        "f\u{200e}.json",
+    ] {
+        ledger.insert(accepted(file, "n\u{202e}"));
+    }
+    ledger.insert(accepted("g", "n"));
+    let text = ledger.render();
+    assert_eq!(
+        case_lines(&text),
+        [
+            r#"case "a\u202eb.json" "n\u202e""#,
+            r#"case "c\u009bd.json" "n\u202e""#,
+            r#"case "e\u007f.json" "n\u202e""#,
+            r#"case "f\u200e.json" "n\u202e""#,
+            r#"case g "n""#,
+        ]
+    );
+    assert_eq!(crate::outside::violation(&text, false), None);
     assert_eq!(Ledger::parse(&text).unwrap(), ledger);
 }
 

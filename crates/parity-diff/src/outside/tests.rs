@@ -35,18 +35,56 @@ fn forbidden_characters_are_escapes() {
         text("a\u{202e}b\u{2066}c\u{2069}d\u{2028}e\u{2029}"),
         "a\\u{202e}b\\u{2066}c\\u{2069}d\\u{2028}e\\u{2029}"
     );
-    // Not controls: kept.
+    // Issues 38 and 40: the direction marks and the invisible characters.
     assert_eq!(
-        text("\u{a0}\u{200b}\u{202f}\u{fffd}"),
-        "\u{a0}\u{200b}\u{202f}\u{fffd}"
+        text("a\u{200e}b\u{200f}c\u{61c}d\u{200b}e\u{200d}f\u{2060}g\u{feff}h\u{e0041}i\u{e007f}"),
+        "a\\u{200e}b\\u{200f}c\\u{61c}d\\u{200b}e\\u{200d}f\\u{2060}g\\u{feff}h\\u{e0041}i\\u{e007f}"
+    );
+    // In JSON, a tag is a surrogate pair: still the same value.
+    assert_eq!(json("\"\u{e0041}\u{feff}\""), "\"\\udb40\\udc41\\ufeff\"");
+    assert_eq!(
+        serde_json::from_str::<String>(&json_string("x\u{e0041}\u{200e}")).unwrap(),
+        "x\u{e0041}\u{200e}"
+    );
+    // Visible, or not controls: kept.
+    assert_eq!(
+        text("\u{a0}\u{200a}\u{202f}\u{fffd}\u{e0080}\u{fefe}\u{61b}"),
+        "\u{a0}\u{200a}\u{202f}\u{fffd}\u{e0080}\u{fefe}\u{61b}"
     );
     for c in [
-        '\u{0}', '\u{1f}', '\u{7f}', '\u{9f}', '\u{202a}', '\u{202e}', '\u{2066}', '\u{2069}',
+        '\u{0}',
+        '\u{1f}',
+        '\u{7f}',
+        '\u{9f}',
+        '\u{202a}',
+        '\u{202e}',
+        '\u{2066}',
+        '\u{2069}',
+        '\u{61c}',
+        '\u{200b}',
+        '\u{200f}',
+        '\u{2060}',
+        '\u{feff}',
+        '\u{e0000}',
+        '\u{e007f}',
     ] {
         assert!(is_forbidden(c), "{c:?}");
     }
     for c in [
-        ' ', '~', '\u{a0}', '\u{a1}', '\u{2030}', '\u{2065}', '\u{206a}',
+        ' ',
+        '~',
+        '\u{a0}',
+        '\u{a1}',
+        '\u{2030}',
+        '\u{2065}',
+        '\u{206a}',
+        '\u{200a}',
+        '\u{2010}',
+        '\u{2061}',
+        '\u{fefe}',
+        '\u{e0080}',
+        '\u{61b}',
+        '\u{61d}',
     ] {
         assert!(!is_forbidden(c), "{c:?}");
     }
@@ -188,8 +226,28 @@ fn hostile() -> impl Strategy<Value = String> {
         "[a-f0-9]{1,3}",
         any::<char>().prop_map(String::from),
         prop::sample::select(vec![
-            '\u{0}', '\u{1b}', '\u{7f}', '\u{85}', '\u{9f}', '\u{202a}', '\u{202e}', '\u{2066}',
-            '\u{2069}', '\u{2028}', '\u{2029}',
+            '\u{0}',
+            '\u{1b}',
+            '\u{7f}',
+            '\u{85}',
+            '\u{9f}',
+            '\u{202a}',
+            '\u{202e}',
+            '\u{2066}',
+            '\u{2069}',
+            '\u{2028}',
+            '\u{2029}',
+            '\u{61c}',
+            '\u{200b}',
+            '\u{200e}',
+            '\u{200f}',
+            '\u{2060}',
+            '\u{feff}',
+            '\u{e0001}',
+            '\u{e007f}',
+            '\u{e0080}',
+            '\u{200a}',
+            '\u{fefe}',
         ])
         .prop_map(String::from),
     ];

@@ -46,16 +46,17 @@ pub struct Compared<'a> {
     pub comparison: Comparison,
 }
 
-/// `#index op "name"`: `#3 sum "sum: no values"`.
+/// `#index op "name"`: `#3 sum "sum: no values"`, a long name cut
+/// ([`outside::name`](crate::outside::name)).
 pub fn label(index: usize, op: Option<&str>, id: &CaseId) -> String {
     let mut out = format!("#{index}");
     if let Some(op) = op {
         out.push(' ');
         out.push_str(&super::signature::op_display(Some(op)));
     }
-    if let CaseKey::Name(_) = &id.key {
+    if let CaseKey::Name(name) = &id.key {
         out.push(' ');
-        out.push_str(&id.key_text());
+        out.push_str(&crate::outside::name(name));
     }
     out
 }

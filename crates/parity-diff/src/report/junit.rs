@@ -174,7 +174,7 @@ impl RecordHandlers for Junit {
         };
         let path = self.path.clone();
         self.testcase(
-            &record.id.to_string(),
+            &record.id.shown(),
             &record.file,
             path.as_deref().map(|path| (path, record.line)),
             &body,
@@ -303,7 +303,7 @@ fn ledger_suite(aggregates: &Aggregates) -> (usize, String) {
     let classname = path.unwrap_or("ledger");
     let mut cases = Vec::new();
     for entry in &aggregates.orphaned {
-        let id = entry.id.to_string();
+        let id = entry.id.shown();
         let message = format!(
             "{id} (op {}): no such case; remove the entry with `parity-diff accept --prune`",
             op_display(entry.op.as_deref())

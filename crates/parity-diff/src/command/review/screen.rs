@@ -171,7 +171,10 @@ fn body(session: &mut Session, width: usize) -> Vec<Row> {
                 Ok(record) => case_body(&record, (index, count), session.unified, width),
                 Err(error) => vec![row(
                     Style::Warn,
-                    format!("cannot read this case back: {error}"),
+                    format!(
+                        "cannot read this case back: {}",
+                        outside::text(&error.to_string())
+                    ),
                     width,
                 )],
             }

@@ -104,7 +104,10 @@ pub fn measure(
         files.iter().enumerate(),
         |(_, (_, path))| match path.as_os_str().is_empty() {
             true => None,
-            false => Some(std::fs::read(path).map(|input| prober.probe_input(&input))),
+            false => Some(
+                crate::files::input::read(path, crate::files::input::CORPUS_FILE)
+                    .map(|input| prober.probe_input(&input)),
+            ),
         },
         |(run, (name, _)), probe| {
             match probe {

@@ -349,7 +349,7 @@ fn run_watched(
 
     let mut phase = Phase::Running;
     let mut stop = None;
-    let mut deadline = Instant::now() + options.timeout;
+    let mut deadline = groups::after(options.timeout);
     let (mut exited, mut stdout, mut stderr) = (false, None, None);
     loop {
         if exited && stdout.is_some() && stderr.is_some() {
@@ -369,7 +369,7 @@ fn run_watched(
                     // whatever still holds its output has the grace to
                     // let go (see `oracle/leaks.rs`).
                     phase = Phase::Draining;
-                    deadline = Instant::now() + options.kill_grace;
+                    deadline = groups::after(options.kill_grace);
                 }
             }
             Ok(Event::Stdout(read)) => {
@@ -378,7 +378,7 @@ fn run_watched(
                     stop = Some(Stop::TooLarge);
                     groups::terminate(&group);
                     phase = Phase::Terminating;
-                    deadline = Instant::now() + options.kill_grace;
+                    deadline = groups::after(options.kill_grace);
                 }
                 stdout = Some(read);
             }
@@ -389,12 +389,12 @@ fn run_watched(
                     groups::terminate(&group);
                     holders.signal(&inodes, libc::SIGTERM, Some(group.pid()));
                     phase = Phase::Terminating;
-                    deadline = Instant::now() + options.kill_grace;
+                    deadline = groups::after(options.kill_grace);
                 }
                 Phase::Draining => {
                     holders.signal(&inodes, libc::SIGTERM, None);
                     phase = Phase::HoldersTerminated;
-                    deadline = Instant::now() + options.kill_grace;
+                    deadline = groups::after(options.kill_grace);
                 }
                 Phase::HoldersTerminated => {
                     holders.killed |= holders.signal(&inodes, libc::SIGKILL, None);

@@ -85,6 +85,17 @@ static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
     live: Vec::new(),
 });
 
+/// The instant `wait` from now. A wait too long for the clock (a library
+/// caller's `Duration::MAX`; the flags and keys are bounded well below)
+/// is a century instead of a panic that would leave the oracle running.
+pub fn after(wait: Duration) -> Instant {
+    const CENTURY: Duration = Duration::from_secs(100 * 365 * 24 * 3600);
+    let now = Instant::now();
+    now.checked_add(wait)
+        .or_else(|| now.checked_add(CENTURY))
+        .unwrap_or(now)
+}
+
 fn registry() -> MutexGuard<'static, Registry> {
     REGISTRY
         .lock()
@@ -193,7 +204,7 @@ pub(crate) fn shut_down(mut cut_short: impl FnMut() -> bool) -> usize {
         group.signal_holders(libc::SIGTERM);
     }
     let grace = groups.iter().map(|group| group.grace).max();
-    let deadline = Instant::now() + grace.unwrap_or_default();
+    let deadline = after(grace.unwrap_or_default());
     while Instant::now() < deadline && !groups.iter().all(|group| group.done()) {
         if cut_short() {
             break;
@@ -223,4 +234,18 @@ pub(crate) fn shut_down(mut cut_short: impl FnMut() -> bool) -> usize {
         }
     }
     groups.len()
+}
+
+#[cfg(test)]
+mod deadline_tests {
+    use super::*;
+
+    /// Issue 38: `Instant::now() + 1.8e19 s` panicked, leaving the
+    /// oracle's processes running.
+    #[test]
+    fn a_wait_too_long_for_the_clock_is_a_far_deadline_not_a_panic() {
+        let now = Instant::now();
+        assert!(after(Duration::MAX) > now + Duration::from_secs(3600 * 24 * 365));
+        assert!(after(Duration::from_secs(1)) <= Instant::now() + Duration::from_secs(1));
+    }
 }

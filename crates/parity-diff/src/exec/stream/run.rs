@@ -192,7 +192,7 @@ pub fn golden_elements(
 /// selected cases' raw bytes, in order, in a temporary file
 /// ([`write_selected`], as a file in memory sends them).
 fn oracle_input(entry: &FileEntry, selection: Option<&Selection>) -> io::Result<File> {
-    let open = || File::open(&entry.case_path);
+    let open = || crate::files::input::open(&entry.case_path, crate::files::input::CORPUS_FILE);
     let Some(selection) = selection else {
         return open();
     };

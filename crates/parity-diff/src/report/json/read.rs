@@ -100,12 +100,7 @@ impl ReportReader<File> {
     /// Opens the report at `path` and reads its head.
     pub fn open(path: &Path) -> Result<(Self, ReportHead), InputError> {
         let name = path.display().to_string();
-        if path.is_dir() {
-            return Err(InputError::new(format!(
-                "{name} is a directory, not a JSON report"
-            )));
-        }
-        let file = File::open(path)
+        let file = crate::files::input::open(path, crate::files::input::REPORT)
             .map_err(|error| InputError::new(format!("cannot read the report {name}: {error}")))?;
         ReportReader::new(file, &name)
     }
