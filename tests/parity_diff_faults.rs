@@ -420,6 +420,8 @@ fn bless_and_fuzz_cap_their_oracles_output_too() {
     let out = corpus.join("found");
     let args = [
         "fuzz",
+        "--right",
+        env!("CARGO_BIN_EXE_worker-spawn-oracle"),
         "--left",
         "cat /dev/zero",
         "--count",

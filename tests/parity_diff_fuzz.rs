@@ -20,6 +20,8 @@ fn agreeing_oracles_exit_zero_and_print_the_seed() {
     let output = parity_diff()
         .args([
             "fuzz",
+            "--right",
+            oracle(),
             "--left",
             oracle(),
             "--count",
@@ -60,6 +62,8 @@ fn a_divergence_is_reported_minimized_and_written_as_a_case_file() {
     let output = parity_diff()
         .args([
             "fuzz",
+            "--right",
+            oracle(),
             "--left",
             &buggy,
             "--op",
@@ -118,14 +122,32 @@ fn a_divergence_is_reported_minimized_and_written_as_a_case_file() {
 #[test]
 fn usage_errors_exit_two() {
     let output = parity_diff()
-        .args(["fuzz", "--left", "true", "--op", "noSuchOp"])
+        .args([
+            "fuzz",
+            "--right",
+            oracle(),
+            "--left",
+            "true",
+            "--op",
+            "noSuchOp",
+        ])
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr)
         .contains("no case of op \"noSuchOp\" in the corpus; its ops are: cliArgs, "));
     let output = parity_diff()
-        .args(["fuzz", "--left", "true", "--count", "10", "--seed", "1"])
+        .args([
+            "fuzz",
+            "--right",
+            oracle(),
+            "--left",
+            "true",
+            "--count",
+            "10",
+            "--seed",
+            "1",
+        ])
         .output()
         .unwrap();
     assert_eq!(
@@ -135,7 +157,15 @@ fn usage_errors_exit_two() {
     );
     assert!(String::from_utf8_lossy(&output.stderr).contains("left oracle"));
     let output = parity_diff()
-        .args(["fuzz", "--left", "cat", "--duration", "soon"])
+        .args([
+            "fuzz",
+            "--right",
+            oracle(),
+            "--left",
+            "cat",
+            "--duration",
+            "soon",
+        ])
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
@@ -149,7 +179,15 @@ fn a_generator_fuzzes_the_corpus_s_ops_it_has_cases_of() {
     let out = tempfile::tempdir().unwrap();
     let generator = format!("'{}' generate", oracle());
     let output = parity_diff()
-        .args(["fuzz", "--left", oracle(), "--generator", &generator])
+        .args([
+            "fuzz",
+            "--right",
+            oracle(),
+            "--left",
+            oracle(),
+            "--generator",
+            &generator,
+        ])
         .args(["--count", "480", "--seed", "3", "--format", "json"])
         .arg("--out")
         .arg(out.path())
@@ -165,7 +203,15 @@ fn a_generator_fuzzes_the_corpus_s_ops_it_has_cases_of() {
     let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(report["cases"], 480);
     let output = parity_diff()
-        .args(["fuzz", "--left", oracle(), "--generator", &generator])
+        .args([
+            "fuzz",
+            "--right",
+            oracle(),
+            "--left",
+            oracle(),
+            "--generator",
+            &generator,
+        ])
         .args(["--op", "noSuchOp", "--count", "10"])
         .output()
         .unwrap();

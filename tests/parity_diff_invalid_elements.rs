@@ -192,6 +192,8 @@ fn fuzz_judges_each_result_and_bisects_nothing() {
     )
     .args([
         "fuzz",
+        "--right",
+        env!("CARGO_BIN_EXE_worker-spawn-oracle"),
         "--op",
         "readyTimeoutMs",
         "--seed",

@@ -65,6 +65,14 @@ fn init_bless_run(lang: &str) -> String {
     text(&run.stdout).to_owned()
 }
 
+fn require_python3() {
+    require("python3");
+}
+
+fn require_node() {
+    require("node");
+}
+
 fn require(program: &str) {
     let runs = Command::new(program)
         .arg("--version")
@@ -89,7 +97,7 @@ fn init_in_sh_then_bless_then_run_pass_with_no_edit() {
 #[test]
 #[ignore = "needs python3"]
 fn init_in_python_the_default_then_bless_then_run_pass_with_no_edit() {
-    require("python3");
+    require_python3();
     let stdout = init_bless_run("python");
     assert!(stdout.ends_with("4 passed, 0 failed\n"), "{stdout}");
     // Python is the default language.
@@ -102,7 +110,7 @@ fn init_in_python_the_default_then_bless_then_run_pass_with_no_edit() {
 #[test]
 #[ignore = "needs node"]
 fn init_in_node_then_bless_then_run_pass_with_no_edit() {
-    require("node");
+    require_node();
     let stdout = init_bless_run("node");
     assert!(stdout.ends_with("4 passed, 0 failed\n"), "{stdout}");
 }
