@@ -279,7 +279,7 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
                 ..GivenPlaces::default()
             };
             let places = project.places(given, suite)?;
-            if std::env::var_os("CI").is_some() && out.is_none() && !force {
+            if project::in_ci() && out.is_none() && !force {
                 return Err(InputError::new(
                     "refusing to write fuzz's findings where parity.toml says in CI (the CI \
                      environment variable is set); give --out DIR, or --force to write anyway",

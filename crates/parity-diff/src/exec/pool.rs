@@ -19,9 +19,11 @@ use std::panic::{self, AssertUnwindSafe};
 use std::sync::{mpsc, Mutex};
 use std::thread;
 
-/// The default `--jobs`: the number of cores this process may use.
+/// The default `--jobs`: the number of cores this process may use, at
+/// most `--jobs`' own bound ([`MAX_JOBS`](crate::config::MAX_JOBS)).
 pub fn default_jobs() -> usize {
-    thread::available_parallelism().map_or(1, NonZeroUsize::get)
+    let cores = thread::available_parallelism().map_or(1, NonZeroUsize::get);
+    cores.min(crate::config::MAX_JOBS as usize)
 }
 
 /// Runs `work` on every item, on up to `jobs` threads, and hands each

@@ -58,10 +58,8 @@ impl Match {
     pub fn render(&self) -> String {
         match self {
             Match::Threw(message) => {
-                format!(
-                    "threw {}",
-                    serde_json::to_string(message).unwrap_or_default()
-                )
+                // A port's message: outside text, escaped as names are.
+                format!("threw {}", crate::outside::json_string(message))
             }
             Match::Crash => "crash".into(),
             Match::Timeout => "timeout".into(),

@@ -334,3 +334,16 @@ proptest::proptest! {
         proptest::prop_assert_eq!(merged, findings_of(&scoped, &used));
     }
 }
+
+/// A thrown message (a port's words) is written with the rule of case
+/// names: U+202E, U+009B, DEL and U+200E escaped, the value the same.
+#[test]
+fn a_thrown_message_is_written_escaped() {
+    let message = "a\u{202e}b\u{9b}c\u{7f}d\u{200e}";
+    let rendered = Match::Threw(message.into()).render();
+    assert_eq!(rendered, r#"threw "a\u202eb\u009bc\u007fd\u200e""#);
+    assert_eq!(
+        Match::parse(&rendered).unwrap(),
+        Match::Threw(message.into())
+    );
+}

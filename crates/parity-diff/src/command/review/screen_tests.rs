@@ -175,9 +175,9 @@ fn outside_text_is_neutral_on_the_screen() {
         CaseState::New,
         "x\u{1b}[2J",
     );
-    record.input = Some("{\"name\":\"\u{1b}[31m\u{2028}\"}".into());
-    record.golden = Some("\"\u{9b}\"".into());
-    record.actual = Some("\"::error::x\"".into());
+    record.input = Some("{\"name\":\"\u{1b}[31m\u{2028}\u{200e}\u{feff}\"}".into());
+    record.golden = Some("\"\u{9b}\u{200b}\u{e0041}\"".into());
+    record.actual = Some("\"::error::x\u{61c}\u{2060}\"".into());
     record.summary = "::warning::\u{7f}".into();
     let mut session = session_of(&[record]);
     for unified in [false, true] {
