@@ -51,8 +51,16 @@ fn read_all(mut source: impl Read + Send + 'static) -> JoinHandle<String> {
     })
 }
 
-/// Starts parity-diff in `dir`, with `TMPDIR` set to `tmpdir`.
+/// Starts parity-diff in `dir`, with `TMPDIR` set to `tmpdir`; `run`
+/// without `--oracle` runs ours (parity-diff has none of its own).
 fn start(dir: &Path, tmpdir: &Path, args: &[&str]) -> Running {
+    let mut args = args.to_vec();
+    if args.first() == Some(&"run") && !args.contains(&"--oracle") {
+        args.splice(
+            1..1,
+            ["--oracle", env!("CARGO_BIN_EXE_worker-spawn-oracle")],
+        );
+    }
     start_command(
         Command::new(
             std::path::Path::new(env!("CARGO_BIN_EXE_worker-spawn-oracle"))
@@ -458,7 +466,7 @@ fn bad_limits_are_refused() {
         ),
         (
             "--kill-grace=-1",
-            "parity-diff: --kill-grace must be a number of seconds, 0 or more, not -1",
+            "invalid value '-1' for '--kill-grace <SECS>': a number of seconds, 0 to 3600 (an hour)",
         ),
     ] {
         let ran = run(corpus.path(), tmp.path(), &["run", "--oracle", "cat", flag]);
@@ -502,9 +510,10 @@ fn parity_diff_runs_under_ulimit_v_256m() {
     };
     // Our own oracle (the binary, under the same limit): its batch thread
     // starts, and the deep case is read.
-    let ran = under_limit("run --filter scratch.json");
+    let ours = format!("--oracle '{}'", env!("CARGO_BIN_EXE_worker-spawn-oracle"));
+    let ran = under_limit(&format!("run {ours} --filter scratch.json"));
     assert_eq!(ran.status.code(), Some(0), "{ran:?}");
-    let ran = under_limit("run --filter deep.json");
+    let ran = under_limit(&format!("run {ours} --filter deep.json"));
     assert_eq!(ran.status.code(), Some(1), "{ran:?}");
     assert!(
         ran.stdout.contains("FAIL deep.json (1 of 1 case failed)"),
