@@ -266,7 +266,7 @@ fn input_errors_exit_2_and_say_what() {
         ),
         (
             vec!["results.json", "dir"],
-            "golden dir is a directory, not a file",
+            "cannot read golden dir: a directory, not a regular file",
         ),
         (
             vec!["results.json", "object.json"],

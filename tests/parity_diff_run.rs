@@ -265,7 +265,7 @@ fn malformed_corpora_are_input_errors() {
     let ran = corpus.run(&["run", "--oracle", "cat"]);
     assert_eq!(ran.code, 2, "{ran:?}");
     assert!(
-        ran.stdout.contains("is a directory, not a file"),
+        ran.stdout.contains("golden/a.json: a directory, not a regular file"),
         "{}",
         ran.stdout
     );
