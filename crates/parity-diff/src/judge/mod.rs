@@ -18,6 +18,7 @@ pub mod explain;
 pub mod first_difference;
 pub mod framing;
 pub mod golden;
+pub mod numbers;
 pub mod pairing;
 pub mod pointer;
 pub mod raw;
