@@ -15,12 +15,13 @@ use toml_edit::{Document, Item, TableLike, Value};
 
 use crate::error::InputError;
 use crate::exec::oracle::parse_size;
+use crate::judge::numbers::Numbers;
 
 /// The file's name.
 pub const FILE_NAME: &str = "parity.toml";
 
 /// A suite's keys, in the order the README's table lists them.
-pub const SUITE_KEYS: [&str; 14] = [
+pub const SUITE_KEYS: [&str; 16] = [
     "cases",
     "golden",
     "ledger",
@@ -33,6 +34,8 @@ pub const SUITE_KEYS: [&str; 14] = [
     "max-output",
     "repeat",
     "framing",
+    "semantic",
+    "numbers",
     "ops",
     "fuzz-out",
 ];
@@ -94,6 +97,10 @@ pub struct Suite {
     pub max_output: Option<u64>,
     /// `framing`.
     pub framing: Option<Framing>,
+    /// `semantic`: *same value, different bytes* passes (`--semantic`).
+    pub semantic: Option<bool>,
+    /// `numbers`: what makes two numbers the same value (`--numbers`).
+    pub numbers: Option<Numbers>,
     /// `ops`: the suite's op names.
     pub ops: Option<Vec<String>>,
     /// `fuzz-out`: where fuzz writes its findings.
@@ -320,6 +327,16 @@ fn read_suite(
                     Some("json") => Framing::Json,
                     _ => return Err(wrong("\"exact\" or \"json\"")),
                 });
+            }
+            "semantic" => {
+                let on = value_of.and_then(Value::as_bool);
+                suite.semantic = Some(on.ok_or_else(|| wrong("true or false"))?);
+            }
+            "numbers" => {
+                let mode = value_of
+                    .and_then(Value::as_str)
+                    .and_then(Numbers::from_name);
+                suite.numbers = Some(mode.ok_or_else(|| wrong("\"double\" or \"exact\""))?);
             }
             "ops" => {
                 let ops = value_of.and_then(Value::as_array).and_then(|array| {

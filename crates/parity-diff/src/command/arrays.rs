@@ -265,7 +265,7 @@ fn compare_streams<C: Consumer>(
             file,
             slot,
             (None, None),
-            (ledger, args.report.semantic),
+            (ledger, args.report.sameness()),
         )?;
         Ok(())
     };

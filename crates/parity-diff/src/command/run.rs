@@ -228,7 +228,7 @@ pub fn run_planned<C: Consumer>(
             })?;
             let held = ledger.borrow();
             let known = held.as_deref().map(|use_| &use_.ledger);
-            let judging = (args.report.semantic, args.framing);
+            let judging = (args.report.sameness(), args.framing);
             let ran = match (&prepared, ran) {
                 (Prepared::Large(large), Some(Ran::Live(live))) => {
                     match live::report_live(consumer, entry, large, live, known)? {

@@ -23,6 +23,8 @@ jobs = 3
 max-output = "64M"
 repeat = 3
 framing = "json"
+semantic = true
+numbers = "exact"
 ops = ["sum", "keys"]
 fuzz-out = "findings"
 
@@ -51,6 +53,8 @@ max-output = 1000
             max_output: Some(64 << 20),
             repeat: Some(3),
             framing: Some(Framing::Json),
+            semantic: Some(true),
+            numbers: Some(Numbers::Exact),
             ops: Some(vec!["sum".into(), "keys".into()]),
             fuzz_out: Some("/p/findings".into()),
             lines: suite.lines.clone(),
@@ -124,6 +128,14 @@ fn a_value_of_the_wrong_type_names_its_line_key_and_type() {
         (
             "[suite.a]\nframing = \"loose\"\n",
             "/p/parity.toml:2: suite.a.framing: \"exact\" or \"json\", not the string \"loose\"",
+        ),
+        (
+            "[suite.a]\nnumbers = \"decimal\"\n",
+            "/p/parity.toml:2: suite.a.numbers: \"double\" or \"exact\", not the string \"decimal\"",
+        ),
+        (
+            "[suite.a]\n\nsemantic = \"yes\"\n",
+            "/p/parity.toml:3: suite.a.semantic: true or false, not the string \"yes\"",
         ),
         (
             "[suite.a]\nmax-output = \"lots\"\n",

@@ -33,7 +33,7 @@ use std::path::{Path, PathBuf};
 use crate::corpus::cases::{Case, CaseFile};
 use crate::corpus::identity::{position_id, CaseId};
 use crate::error::InputError;
-use crate::judge::compare::{compare_elements, Comparison, Verdict};
+use crate::judge::compare::{compare_elements_as, Comparison, Sameness, Verdict};
 use crate::ledger::rules::{RuleFinding, RuleProblem};
 use crate::ledger::{Entry, Ledger};
 use crate::record::build::{self, Compared};
@@ -217,8 +217,9 @@ pub fn compare_case<C: Consumer>(
     file: &str,
     pair: Pair<'_>,
     ledger: Option<&Ledger>,
-    semantic: bool,
+    sameness: Sameness,
 ) -> io::Result<()> {
+    let semantic = sameness.semantic;
     let Pair {
         index,
         case,
@@ -226,7 +227,7 @@ pub fn compare_case<C: Consumer>(
         actual,
     } = pair;
     let comparison = match (golden, actual) {
-        (Some(g), Some(a)) => compare_elements(g, a),
+        (Some(g), Some(a)) => compare_elements_as(g, a, sameness.numbers),
         (None, None) => return Ok(()),
         (g, _) => Comparison {
             verdict: if g.is_some() {

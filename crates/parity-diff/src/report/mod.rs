@@ -59,6 +59,8 @@ pub struct ReportOptions {
     pub color: bool,
     /// Count *same value, different bytes* as a pass.
     pub semantic: bool,
+    /// What makes two numbers the same value.
+    pub numbers: crate::judge::numbers::Numbers,
     /// Human and Markdown formats: how many failure groups to print.
     pub max_failures: usize,
     /// Print GitHub Actions annotations on standard error.
@@ -68,6 +70,16 @@ pub struct ReportOptions {
     pub step_summary: bool,
 }
 
+impl ReportOptions {
+    /// What makes two elements the same value, for judging.
+    pub fn sameness(&self) -> crate::judge::compare::Sameness {
+        crate::judge::compare::Sameness {
+            semantic: self.semantic,
+            numbers: self.numbers,
+        }
+    }
+}
+
 impl Default for ReportOptions {
     fn default() -> Self {
         ReportOptions {
@@ -75,6 +87,7 @@ impl Default for ReportOptions {
             quiet: false,
             color: false,
             semantic: false,
+            numbers: crate::judge::numbers::Numbers::Double,
             max_failures: DEFAULT_MAX_FAILURES,
             annotate: false,
             step_summary: false,
