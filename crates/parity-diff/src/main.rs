@@ -3,6 +3,7 @@
 //! `flags` (what several share); this file runs a parsed command; the
 //! work is in the `parity_diff` library.
 
+use parity_diff::record::signature::ErrorProtocol;
 use std::io;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -78,6 +79,7 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
                 ops: select.ops,
                 ledger,
                 report: report.options(&verdict),
+                errors: ErrorProtocol::default(),
             };
             Ok(compare_command(&args, stdout)?.exit_code())
         }

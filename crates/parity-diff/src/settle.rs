@@ -111,6 +111,7 @@ impl<'a> Given<'a> {
             limits: run.limits(Some(&places))?,
             jobs: run.jobs(),
             report: self.report_for(suite),
+            errors: suite.map(Suite::errors).unwrap_or_default(),
             framing: self
                 .framing
                 .or_else(|| suite.and_then(|suite| suite.framing))

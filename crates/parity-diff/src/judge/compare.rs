@@ -10,6 +10,7 @@
 use crate::judge::explain::{self, Explanation};
 use crate::judge::numbers::{self, Numbers, Written};
 use crate::judge::pointer::{Places, Step, ROOT};
+use crate::record::signature::{ErrorProtocol, DEFAULT_ERRORS};
 use js_exact::{self as js, JsString, TextMode, Value};
 
 /// How many differing paths a report keeps; the rest are counted.
@@ -93,15 +94,28 @@ pub struct Comparison {
     pub actual: Option<Value>,
 }
 
-/// What makes two elements the same value: whether that passes
-/// (`--semantic`, a suite's `semantic`) and how numbers compare (a
-/// suite's `numbers`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Sameness {
+/// How a suite judges a result: whether *same value, different bytes*
+/// passes (`--semantic`, a suite's `semantic`), how numbers compare (a
+/// suite's `numbers`) and how a result says it threw (a suite's
+/// `error-flag` and `error-message`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Judging<'e> {
     /// *Same value, different bytes* passes.
     pub semantic: bool,
     /// What makes two numbers equal.
     pub numbers: Numbers,
+    /// How a result says it threw.
+    pub errors: &'e ErrorProtocol,
+}
+
+impl Default for Judging<'static> {
+    fn default() -> Self {
+        Judging {
+            semantic: false,
+            numbers: Numbers::Double,
+            errors: &DEFAULT_ERRORS,
+        }
+    }
 }
 
 /// Compares one result element with the golden's, numbers as doubles.

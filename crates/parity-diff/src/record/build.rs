@@ -5,7 +5,7 @@
 
 use std::cell::OnceCell;
 
-use super::signature::{cut_chars, pointer_shape, shape, thrown_message, Signature, MESSAGE_CHARS};
+use super::signature::{cut_chars, pointer_shape, shape, ErrorProtocol, Signature, MESSAGE_CHARS};
 use super::weigh;
 use super::{CaseRecord, CaseState, PathRecord, ReasonRecord, VerdictKind};
 use crate::corpus::identity::{fingerprint, CaseId, CaseKey};
@@ -45,6 +45,8 @@ pub struct Compared<'a> {
     pub actual: Option<&'a [u8]>,
     /// The verdict, and the values read to reach it.
     pub comparison: Comparison,
+    /// How a result says it threw.
+    pub errors: &'a ErrorProtocol,
 }
 
 /// `#index op "name"`: `#3 sum "sum: no values"`, a long name cut
@@ -202,7 +204,7 @@ pub fn record(
     // weighs.
     let weighed_alone = ledger.is_none() || passes_alone;
     let form = (!weighed_alone)
-        .then(|| weigh::form_of(&compared.comparison))
+        .then(|| weigh::form_of(&compared.comparison, compared.errors))
         .flatten();
     let paths = ledger
         .filter(|ledger| !weighed_alone && !ledger.rules().is_empty())
@@ -375,8 +377,13 @@ fn explain_head(mut record: CaseRecord, explainer: &Explainer, semantic: bool) -
             chars,
         ))
     };
-    let golden_threw = thrown_message(golden).map(|m| m.to_utf8_lossy().into_owned());
-    let actual_threw = thrown_message(actual).map(|m| m.to_utf8_lossy().into_owned());
+    let errors = explainer.compared.errors;
+    let golden_threw = errors
+        .thrown(golden)
+        .map(|m| m.to_utf8_lossy().into_owned());
+    let actual_threw = errors
+        .thrown(actual)
+        .map(|m| m.to_utf8_lossy().into_owned());
     // The value with its numbers as written (`element` is its bytes).
     let shown_value = |value: Option<&Value>, element: Option<&[u8]>| {
         value.map_or("nothing".to_owned(), |value| {

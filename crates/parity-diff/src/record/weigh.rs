@@ -8,7 +8,7 @@ use crate::corpus::identity::CaseId;
 use crate::judge::compare::{Comparison, Verdict};
 use crate::ledger::rules::{self, Divergent, Form};
 use crate::ledger::Ledger;
-use crate::record::signature::thrown_message;
+use crate::record::signature::ErrorProtocol;
 
 /// What the ledger says of one case.
 #[derive(Debug, Clone, PartialEq)]
@@ -93,12 +93,12 @@ pub fn weigh(ledger: Option<&Ledger>, case: Case) -> Weighed {
 
 /// The form of a compared divergence: the port threw a message the
 /// golden did not throw.
-pub fn form_of(comparison: &Comparison) -> Option<Form> {
+pub fn form_of(comparison: &Comparison, errors: &ErrorProtocol) -> Option<Form> {
     let Verdict::Different(_) = &comparison.verdict else {
         return None;
     };
-    let thrown = thrown_message(comparison.actual.as_ref())?;
-    let golden = thrown_message(comparison.golden.as_ref());
+    let thrown = errors.thrown(comparison.actual.as_ref())?;
+    let golden = errors.thrown(comparison.golden.as_ref());
     (golden != Some(thrown)).then(|| Form::Threw(thrown.to_utf8_lossy().into_owned()))
 }
 
@@ -197,7 +197,11 @@ case f.json \"entry\"
     #[test]
     fn forms_and_paths_of_comparisons() {
         let form = |golden: &str, actual: &str| {
-            form_of(&compare_elements(golden.as_bytes(), actual.as_bytes()))
+            let errors = crate::record::signature::DEFAULT_ERRORS.clone();
+            form_of(
+                &compare_elements(golden.as_bytes(), actual.as_bytes()),
+                &errors,
+            )
         };
         let threw = r#"{"threw":true,"message":"no"}"#;
         assert_eq!(
@@ -211,6 +215,23 @@ case f.json \"entry\"
         // The golden threw the same message: the difference is elsewhere.
         assert_eq!(form(r#"{"threw":true,"message":"no","x":1}"#, threw), None);
         assert_eq!(form(r#"{"value":1}"#, r#"{"value":2}"#), None);
+        // Another protocol: one member is the flag and the message.
+        let error = ErrorProtocol {
+            flag: "/error".into(),
+            message: "/error".into(),
+        };
+        let other = |golden: &str, actual: &str| {
+            form_of(
+                &compare_elements(golden.as_bytes(), actual.as_bytes()),
+                &error,
+            )
+        };
+        assert_eq!(
+            other(r#"{"value":1}"#, r#"{"error":"no"}"#),
+            Some(Form::Threw("no".into()))
+        );
+        assert_eq!(other(r#"{"value":1}"#, threw), None);
+        assert_eq!(other(r#"{"error":"no"}"#, r#"{"error":"no","x":1}"#), None);
         let paths = |golden: &str, actual: &str| {
             paths_of(&compare_elements(golden.as_bytes(), actual.as_bytes()))
         };

@@ -72,10 +72,14 @@ pub struct ReportOptions {
 
 impl ReportOptions {
     /// What makes two elements the same value, for judging.
-    pub fn sameness(&self) -> crate::judge::compare::Sameness {
-        crate::judge::compare::Sameness {
+    pub fn judging<'e>(
+        &self,
+        errors: &'e crate::record::signature::ErrorProtocol,
+    ) -> crate::judge::compare::Judging<'e> {
+        crate::judge::compare::Judging {
             semantic: self.semantic,
             numbers: self.numbers,
+            errors,
         }
     }
 }
