@@ -53,3 +53,26 @@ fn match_threw_and_accept_rule_work_through_the_protocol() {
     );
     assert_eq!(parity_diff(dir.path(), &["run"]).status.code(), Some(0));
 }
+
+#[test]
+fn one_cause_makes_one_group_whatever_its_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let results = r#"[{"threw":true,"message":"index 3 out of bounds"},{"threw":true,"message":"index 7 out of bounds"},{"threw":true,"message":"cannot index \"x\" at line 2, column 10"}]"#;
+    project(dir.path(), CASES, GOLDEN, results, "");
+    let text = stdout(&parity_diff(dir.path(), &["run"]));
+    assert!(
+        text.contains(r#"FAIL [2 cases] (no op): the port threw "index # out of bounds" where the golden has a value"#),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            r#"FAIL [1 case] (no op): the port threw "cannot index \"…\" at line #, column #""#
+        ),
+        "{text}"
+    );
+    // Each case still shows its own message.
+    assert!(
+        text.contains(r#"the port threw "index 7 out of bounds""#),
+        "{text}"
+    );
+}

@@ -5,7 +5,9 @@
 
 use std::cell::OnceCell;
 
-use super::signature::{cut_chars, pointer_shape, shape, ErrorProtocol, Signature, MESSAGE_CHARS};
+use super::signature::{
+    cut_chars, mask_variable, pointer_shape, shape, ErrorProtocol, Signature, MESSAGE_CHARS,
+};
 use super::weigh;
 use super::{CaseRecord, CaseState, PathRecord, ReasonRecord, VerdictKind};
 use crate::corpus::identity::{fingerprint, CaseId, CaseKey};
@@ -378,6 +380,11 @@ fn explain_head(mut record: CaseRecord, explainer: &Explainer, semantic: bool) -
         ))
     };
     let errors = explainer.compared.errors;
+    // A signature's message: secrets first, then what varies by case.
+    let quote_masked = |text: &str, chars: usize| {
+        let secret_free = explainer.secrets().mask_quoted_text(text);
+        crate::outside::json_string(&cut_chars(&mask_variable(&secret_free), chars))
+    };
     let golden_threw = errors
         .thrown(golden)
         .map(|m| m.to_utf8_lossy().into_owned());
@@ -433,7 +440,7 @@ fn explain_head(mut record: CaseRecord, explainer: &Explainer, semantic: bool) -
                     "threw",
                     &format!(
                         "the port threw {} where the golden has a value",
-                        quote(message, MESSAGE_CHARS)
+                        quote_masked(message, MESSAGE_CHARS)
                     ),
                 ),
                 format!(

@@ -170,6 +170,79 @@ pub fn thrown_message(element: Option<&Value>) -> Option<&JsString> {
     DEFAULT_ERRORS.thrown(element)
 }
 
+/// A message with what varies between cases of one cause masked, so
+/// that one cause makes one failure group: numbers (`3`, `-1.5e3`,
+/// `0x1f`) become `#` and quoted text (`"…"`, `'…'`, `` `…` ``) becomes
+/// its quotes around `…`. Digits inside a word (`utf8`, `sha256`) stay.
+pub fn mask_variable(message: &str) -> String {
+    let chars: Vec<char> = message.chars().collect();
+    let mut out = String::with_capacity(message.len());
+    let mut at = 0;
+    let word = |c: Option<&char>| c.is_some_and(|c| c.is_alphanumeric() || *c == '_');
+    while at < chars.len() {
+        let c = chars[at];
+        if matches!(c, '"' | '\'' | '`') {
+            // A quote closed on the same line masks what it holds; an
+            // apostrophe inside a word (`don't`) is no quote.
+            let after_letter = at
+                .checked_sub(1)
+                .and_then(|i| chars.get(i))
+                .is_some_and(|c| c.is_alphabetic());
+            let opens = c != '\'' || !after_letter;
+            let close = chars[at + 1..]
+                .iter()
+                .position(|&d| d == c || d == '\n')
+                .filter(|&n| chars[at + 1 + n] == c);
+            if let (true, Some(n)) = (opens, close) {
+                out.push(c);
+                out.push('…');
+                out.push(c);
+                at += n + 2;
+                continue;
+            }
+        }
+        let starts_number =
+            c.is_ascii_digit() || (c == '-' && chars.get(at + 1).is_some_and(char::is_ascii_digit));
+        if starts_number && !word(at.checked_sub(1).and_then(|i| chars.get(i))) {
+            let mut end = at + 1;
+            let hex = c == '0' && matches!(chars.get(end), Some('x' | 'X'));
+            if hex {
+                end += 1;
+            }
+            while let Some(&d) = chars.get(end) {
+                let more = d.is_ascii_digit()
+                    || (hex && d.is_ascii_hexdigit())
+                    || (!hex && d == '.' && chars.get(end + 1).is_some_and(char::is_ascii_digit))
+                    || (!hex
+                        && matches!(d, 'e' | 'E')
+                        && chars
+                            .get(end + 1)
+                            .is_some_and(|n| n.is_ascii_digit() || *n == '-' || *n == '+'));
+                if !more {
+                    break;
+                }
+                end += if matches!(d, 'e' | 'E') && matches!(chars.get(end + 1), Some('-' | '+')) {
+                    2
+                } else {
+                    1
+                };
+            }
+            if !word(chars.get(end)) {
+                out.push('#');
+                at = end;
+                continue;
+            }
+            // A number that runs into a word (`3rd`, `2x`) is a word.
+            out.extend(&chars[at..end]);
+            at = end;
+            continue;
+        }
+        out.push(c);
+        at += 1;
+    }
+    out
+}
+
 /// Text cut to `chars` characters, with `…` when cut.
 pub fn cut_chars(text: &str, chars: usize) -> String {
     match text.char_indices().nth(chars) {
@@ -248,6 +321,47 @@ mod tests {
         assert_eq!(nested.thrown(Some(&default_shape)), None);
         let failed_false = value(r#"{"status":{"failed":false,"why":"no"}}"#);
         assert_eq!(nested.thrown(Some(&failed_false)), None);
+    }
+
+    #[test]
+    fn what_varies_in_a_message_is_masked() {
+        for (message, masked) in [
+            ("index 3 out of bounds", "index # out of bounds"),
+            ("index 7 out of bounds", "index # out of bounds"),
+            (
+                "syntax error at line 1, column 17",
+                "syntax error at line #, column #",
+            ),
+            (
+                "cannot index number with \"foo\"",
+                "cannot index number with \"…\"",
+            ),
+            ("key 'a b' missing", "key '…' missing"),
+            ("don't know `x`", "don't know `…`"),
+            ("got -1.5e3 and 0x1F", "got # and #"),
+            (
+                "utf8 and sha256 stay, 3rd too",
+                "utf8 and sha256 stay, 3rd too",
+            ),
+            ("an \"unclosed quote 3", "an \"unclosed quote #"),
+            ("", ""),
+        ] {
+            assert_eq!(mask_variable(message), masked, "{message}");
+        }
+    }
+
+    proptest::proptest! {
+        // Masking twice masks nothing more, and a message differing only
+        // in a number masks alike.
+        #[test]
+        fn masking_is_idempotent(message in "[a-z '\"`0-9.x-]{0,30}", n in 0u32..1000, m in 0u32..1000) {
+            let once = mask_variable(&message);
+            proptest::prop_assert_eq!(mask_variable(&once), once.clone());
+            proptest::prop_assert_eq!(
+                mask_variable(&format!("{message} at {n}")),
+                mask_variable(&format!("{message} at {m}"))
+            );
+        }
     }
 
     #[test]
