@@ -118,6 +118,11 @@ pub(crate) enum Command {
         /// case entries for the rest.
         #[arg(long)]
         rule: bool,
+        /// Accept only this case: FILE (its case file, as the ledger
+        /// names it) and the case's `name`, split at the first `:`
+        /// (repeatable).
+        #[arg(long = "case", id = "case", value_name = "FILE:NAME")]
+        one_case: Vec<String>,
         /// Write even when the CI environment variable is set.
         #[arg(long)]
         force: bool,

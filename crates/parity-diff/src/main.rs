@@ -134,6 +134,7 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
             link,
             prune,
             rule,
+            one_case,
             force,
             corpus,
             with,
@@ -160,6 +161,7 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
                 link,
                 prune,
                 rule,
+                cases: one_case,
                 force,
             };
             each_suite::accept(&project, &suites, &given, &accept, stdout)

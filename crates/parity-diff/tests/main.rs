@@ -7,4 +7,5 @@ mod errors;
 mod hostile_config;
 mod memory;
 mod numbers;
+mod rules;
 mod standalone;
