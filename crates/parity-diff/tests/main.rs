@@ -4,6 +4,7 @@
 //! root package's (`tests/main.rs` at the workspace's root).
 
 mod errors;
+mod fuzz_any;
 mod hostile_config;
 mod memory;
 mod numbers;

@@ -228,7 +228,7 @@ pub fn case_source(
     };
     if ops.is_empty() {
         return Err(InputError::new(format!(
-            "no case with an op under {}, so nothing to fuzz; give --op OP",
+            "no case under {}, so nothing to fuzz",
             args.corpus.display()
         )));
     }
