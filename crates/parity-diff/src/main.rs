@@ -3,6 +3,7 @@
 //! `flags` (what several share); this file runs a parsed command; the
 //! work is in the `parity_diff` library.
 
+use parity_diff::fuzz::runner::{Shrinking, DEFAULT_SHRINK_BUDGET};
 use parity_diff::record::signature::ErrorProtocol;
 use std::io;
 use std::path::PathBuf;
@@ -256,6 +257,8 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
             reference,
             batch_size,
             force,
+            no_minimize,
+            shrink_budget,
             mut run,
         } => {
             if let Some(findings) = promote {
@@ -314,6 +317,10 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
                 jobs: run.jobs(),
                 format: report.format(),
                 quiet: report.quiet,
+                shrinking: Shrinking {
+                    minimize: !no_minimize,
+                    budget: Some(shrink_budget.unwrap_or(DEFAULT_SHRINK_BUDGET)),
+                },
             };
             Ok(fuzz_command(&args, stdout, &mut io::stderr())?)
         }

@@ -243,6 +243,27 @@ fn write_human(session: Session<'_>, quiet: bool, out: &mut dyn Write) -> io::Re
             plural(report.bisect_runs),
         ));
     }
+    if report.minimize_runs > 0 || report.unminimized > 0 {
+        line.push_str(&format!(
+            "; minimizing: {} oracle run{} in {:.1} s",
+            report.minimize_runs,
+            if report.minimize_runs == 1 { "" } else { "s" },
+            report.minimize_time.as_secs_f64(),
+        ));
+        if let Some(budget) = report.shrink_budget {
+            line.push_str(&format!(
+                " (budget: {budget}× the session's {} runs)",
+                report.oracle_runs
+            ));
+        }
+        if report.unminimized > 0 {
+            line.push_str(&format!(
+                ", {} finding{} kept as found",
+                report.unminimized,
+                if report.unminimized == 1 { "" } else { "s" }
+            ));
+        }
+    }
     if let Some(broken) = &report.stopped {
         line.push_str(&format!(
             ", stopped: the {} oracle is broken",
@@ -327,6 +348,8 @@ fn report_value(report: &FuzzReport, seed: u64) -> Value {
         "bisectedBatches" => report.bisected_batches as f64,
         "bisectRuns" => report.bisect_runs as f64,
         "minimizeRuns" => report.minimize_runs as f64,
+        "minimizeSeconds" => report.minimize_time.as_secs_f64(),
+        "unminimized" => report.unminimized as f64,
         "stopped" => stopped,
         "divergences" => Value::Array(groups),
         "known" => Value::Array(report.known.iter().map(|(signature, cases)| js_exact::js_object! {
