@@ -10,3 +10,4 @@ mod memory;
 mod numbers;
 mod rules;
 mod standalone;
+mod your_contract;
