@@ -62,7 +62,11 @@ fn without_the_ledger_each_divergence_shows_as_the_guide_says() {
     let accept = parity_diff(dir.path(), &["accept", "--rule", "--reason", "known"]);
     assert_eq!(accept.status.code(), Some(0), "{}", stdout(&accept));
     let ledger = fs::read_to_string(dir.path().join("parity-ledger.txt")).unwrap();
-    for rule in ["match: spelling", "match: returned", "match: threw \"not implemented: neg\""] {
+    for rule in [
+        "match: spelling",
+        "match: returned",
+        "match: threw \"not implemented: neg\"",
+    ] {
         assert!(ledger.contains(rule), "{rule:?} in {ledger}");
     }
 }

@@ -215,8 +215,13 @@ fn write_human(session: Session<'_>, quiet: bool, out: &mut dyn Write) -> io::Re
     let diverged = report.diverged();
     let seconds = report.elapsed.as_secs_f64();
     let mut line = format!(
-        "fuzz: seed {seed}: {} cases in {seconds:.1} s ({}/s), left `{}` vs right `{right}`: {} diverged, {} signature{}",
+        "fuzz: seed {seed}: {} cases in {seconds:.1} s{} ({}/s), left `{}` vs right `{right}`: {} diverged, {} signature{}",
         report.cases,
+        if report.minimize_runs > 0 {
+            format!(", {:.1} s of it minimizing", report.minimize_time.as_secs_f64())
+        } else {
+            String::new()
+        },
         rate_text(report.cases as f64 / seconds.max(1e-9)),
         outside::text(left),
         diverged,
@@ -243,32 +248,33 @@ fn write_human(session: Session<'_>, quiet: bool, out: &mut dyn Write) -> io::Re
             plural(report.bisect_runs),
         ));
     }
-    if report.minimize_runs > 0 || report.unminimized > 0 {
-        line.push_str(&format!(
-            "; minimizing: {} oracle run{} in {:.1} s",
-            report.minimize_runs,
-            if report.minimize_runs == 1 { "" } else { "s" },
-            report.minimize_time.as_secs_f64(),
-        ));
-        if let Some(budget) = report.shrink_budget {
-            line.push_str(&format!(
-                " (budget: {budget}× the session's {} runs)",
-                report.oracle_runs
-            ));
-        }
-        if report.unminimized > 0 {
-            line.push_str(&format!(
-                ", {} finding{} kept as found",
-                report.unminimized,
-                if report.unminimized == 1 { "" } else { "s" }
-            ));
-        }
-    }
     if let Some(broken) = &report.stopped {
         line.push_str(&format!(
             ", stopped: the {} oracle is broken",
             broken.side.name()
         ));
+    }
+    // Minimizing's cost, on a line of its own just above the summary.
+    if (report.minimize_runs > 0 || report.unminimized > 0) && !quiet {
+        let mut minimizing = format!(
+            "fuzz: minimizing: {} oracle run{}",
+            report.minimize_runs,
+            if report.minimize_runs == 1 { "" } else { "s" },
+        );
+        if let Some(budget) = report.shrink_budget {
+            minimizing.push_str(&format!(
+                " (budget: {budget}× the session's {} runs)",
+                report.oracle_runs
+            ));
+        }
+        if report.unminimized > 0 {
+            minimizing.push_str(&format!(
+                ", {} finding{} kept as found",
+                report.unminimized,
+                if report.unminimized == 1 { "" } else { "s" }
+            ));
+        }
+        writeln!(out, "{minimizing}")?;
     }
     writeln!(out, "{line}")
 }
@@ -348,7 +354,6 @@ fn report_value(report: &FuzzReport, seed: u64) -> Value {
         "bisectedBatches" => report.bisected_batches as f64,
         "bisectRuns" => report.bisect_runs as f64,
         "minimizeRuns" => report.minimize_runs as f64,
-        "minimizeSeconds" => report.minimize_time.as_secs_f64(),
         "unminimized" => report.unminimized as f64,
         "stopped" => stopped,
         "divergences" => Value::Array(groups),
