@@ -65,7 +65,7 @@ max-output = 1000
         }
     );
     assert_eq!(suite.lines.get("golden"), Some(&4));
-    assert_eq!(suite.lines.get("fuzz-out"), Some(&16));
+    assert_eq!(suite.lines.get("fuzz-out"), Some(&20));
     assert_eq!(toy.max_output, Some(1000));
     assert!(toy.errors().is_default());
     let errors = suite.errors();
