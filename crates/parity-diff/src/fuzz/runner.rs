@@ -482,11 +482,11 @@ fn session(
             let diverged: usize = groups.values().map(|g| g.cases).sum();
             let _ = writeln!(
                 progress,
-                "fuzz: {} cases, {} diverged ({} signatures), {:.0} cases/s",
+                "fuzz: {} cases, {} diverged ({} signatures), {} cases/s",
                 report.cases,
                 diverged,
                 groups.len(),
-                rate
+                super::render::rate_text(rate)
             );
         }
         ControlFlow::Continue(())
