@@ -240,6 +240,11 @@ fn check(name: &str, text: &str) {
     // The coverage report's script URLs name the temporary directory.
     settings.add_filter(r"file://[^\s\x22]*/\.tmp[A-Za-z0-9]+/", "file:///[TMP]/");
     settings.add_filter(r#""seconds":[0-9.e+-]+"#, r#""seconds":[TIME]"#);
+    // fuzz's session time with the part of it minimizing took.
+    settings.add_filter(
+        r"in [0-9.]+ s, [0-9.]+ s of it minimizing \(([0-9]+|inf|NaN)/s\)",
+        "in [TIME] s, [TIME] s of it minimizing ([RATE]/s)",
+    );
     // fuzz's progress lines come every 2 s of the session: how many a
     // snapshot would hold depends on the machine's load.
     settings.add_filter(

@@ -118,6 +118,11 @@ pub(crate) enum Command {
         /// case entries for the rest.
         #[arg(long)]
         rule: bool,
+        /// Accept only this case: FILE (its case file, as the ledger
+        /// names it) and the case's `name`, split at the first `:`
+        /// (repeatable).
+        #[arg(long = "case", id = "case", value_name = "FILE:NAME")]
+        one_case: Vec<String>,
         /// Write even when the CI environment variable is set.
         #[arg(long)]
         force: bool,
@@ -260,6 +265,14 @@ pub(crate) enum Command {
         /// parity-ledger.txt beside the corpus, when it exists.
         #[arg(long, value_name = "FILE")]
         ledger: Option<PathBuf>,
+        /// Keep every finding as found: no minimizing.
+        #[arg(long, conflicts_with_all = ["promote", "grow"])]
+        no_minimize: bool,
+        /// How many times the session's own oracle runs minimizing may
+        /// spend; past it, findings are kept as found (as with
+        /// --no-minimize) [default: 3].
+        #[arg(long, value_name = "FACTOR", value_parser = parse_budget, conflicts_with_all = ["promote", "grow"])]
+        shrink_budget: Option<f64>,
         /// Cases per batch.
         #[arg(long, default_value_t = 1000)]
         batch_size: usize,
@@ -293,4 +306,12 @@ impl From<SkeletonLang> for Lang {
             SkeletonLang::Sh => Lang::Sh,
         }
     }
+}
+
+/// `--shrink-budget FACTOR`: a positive number.
+fn parse_budget(text: &str) -> Result<f64, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|factor| factor.is_finite() && *factor > 0.0)
+        .ok_or_else(|| format!("a positive number, not {text:?}"))
 }

@@ -15,12 +15,14 @@ use toml_edit::{Document, Item, TableLike, Value};
 
 use crate::error::InputError;
 use crate::exec::oracle::parse_size;
+use crate::judge::numbers::Numbers;
+use crate::record::signature::{is_pointer, ErrorProtocol};
 
 /// The file's name.
 pub const FILE_NAME: &str = "parity.toml";
 
 /// A suite's keys, in the order the README's table lists them.
-pub const SUITE_KEYS: [&str; 14] = [
+pub const SUITE_KEYS: [&str; 18] = [
     "cases",
     "golden",
     "ledger",
@@ -33,6 +35,10 @@ pub const SUITE_KEYS: [&str; 14] = [
     "max-output",
     "repeat",
     "framing",
+    "semantic",
+    "numbers",
+    "error-flag",
+    "error-message",
     "ops",
     "fuzz-out",
 ];
@@ -94,6 +100,14 @@ pub struct Suite {
     pub max_output: Option<u64>,
     /// `framing`.
     pub framing: Option<Framing>,
+    /// `semantic`: *same value, different bytes* passes (`--semantic`).
+    pub semantic: Option<bool>,
+    /// `numbers`: what makes two numbers the same value (`--numbers`).
+    pub numbers: Option<Numbers>,
+    /// `error-flag`: the JSON Pointer of a result's error flag.
+    pub error_flag: Option<String>,
+    /// `error-message`: the JSON Pointer of a thrown result's message.
+    pub error_message: Option<String>,
     /// `ops`: the suite's op names.
     pub ops: Option<Vec<String>>,
     /// `fuzz-out`: where fuzz writes its findings.
@@ -104,6 +118,19 @@ pub struct Suite {
 }
 
 impl Suite {
+    /// How the suite's results say they threw: `error-flag` and
+    /// `error-message`, each else the default's.
+    pub fn errors(&self) -> ErrorProtocol {
+        let default = ErrorProtocol::default();
+        ErrorProtocol {
+            flag: self.error_flag.clone().map_or(default.flag, Into::into),
+            message: self
+                .error_message
+                .clone()
+                .map_or(default.message, Into::into),
+        }
+    }
+
     /// The case files' directory: `cases`, else `cases` in `dir`.
     pub fn cases_dir(&self, dir: &Path) -> PathBuf {
         self.cases.clone().unwrap_or_else(|| dir.join("cases"))
@@ -320,6 +347,27 @@ fn read_suite(
                     Some("json") => Framing::Json,
                     _ => return Err(wrong("\"exact\" or \"json\"")),
                 });
+            }
+            "semantic" => {
+                let on = value_of.and_then(Value::as_bool);
+                suite.semantic = Some(on.ok_or_else(|| wrong("true or false"))?);
+            }
+            "numbers" => {
+                let mode = value_of
+                    .and_then(Value::as_str)
+                    .and_then(Numbers::from_name);
+                suite.numbers = Some(mode.ok_or_else(|| wrong("\"double\" or \"exact\""))?);
+            }
+            "error-flag" | "error-message" => {
+                let pointer = value_of
+                    .and_then(Value::as_str)
+                    .filter(|text| is_pointer(text))
+                    .ok_or_else(|| wrong("a JSON Pointer (\"\" or \"/key/0\")"))?;
+                let pointer = Some(pointer.to_owned());
+                match key {
+                    "error-flag" => suite.error_flag = pointer,
+                    _ => suite.error_message = pointer,
+                }
             }
             "ops" => {
                 let ops = value_of.and_then(Value::as_array).and_then(|array| {

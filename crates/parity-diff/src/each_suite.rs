@@ -24,6 +24,7 @@ pub struct Accept {
     pub link: Option<String>,
     pub prune: bool,
     pub rule: bool,
+    pub cases: Vec<String>,
     pub force: bool,
 }
 
@@ -97,6 +98,7 @@ pub fn accept(
             link: flags.link.clone(),
             prune: flags.prune,
             rule: flags.rule,
+            cases: flags.cases.clone(),
             force: flags.force,
         };
         status = status.max(accept_command(&args, in_ci, &mut out)?);

@@ -15,6 +15,7 @@ use parity_diff::corpus::{Corpus, Shard};
 use parity_diff::coverage::measure::Selection;
 use parity_diff::exec::oracle::{self, parse_size, Oracle, OracleOptions};
 use parity_diff::exec::pool;
+use parity_diff::judge::numbers::Numbers;
 use parity_diff::report::{formats, Format, ReportOptions, DEFAULT_MAX_FAILURES};
 
 use crate::project::{GivenPlaces, Places, Project};
@@ -155,9 +156,20 @@ pub(crate) struct LedgerFlags {
 #[derive(Args, Default)]
 #[command(next_help_heading = "Comparison")]
 pub(crate) struct VerdictFlags {
-    /// Count "same value, different bytes" as a pass.
+    /// Count "same value, different bytes" as a pass [default: the
+    /// suite's `semantic`, else off].
     #[arg(long)]
     pub(crate) semantic: bool,
+    /// What makes two numbers the same value: `double` (IEEE doubles, as
+    /// JavaScript and jq read JSON: -0 is 0) or `exact` (the decimals as
+    /// written; -0 is not 0) [default: the suite's `numbers`, else double].
+    #[arg(long, value_name = "double|exact", value_parser = parse_numbers)]
+    pub(crate) numbers: Option<Numbers>,
+}
+
+/// `--numbers double|exact`.
+pub(crate) fn parse_numbers(text: &str) -> Result<Numbers, String> {
+    Numbers::from_name(text).ok_or_else(|| format!("`double` or `exact`, not {text:?}"))
 }
 
 /// `--repeat N` (`run`, `accept`, `bless`).
@@ -416,6 +428,7 @@ impl ReportFlags {
             quiet: self.quiet,
             color: self.color(),
             semantic: verdict.semantic,
+            numbers: verdict.numbers.unwrap_or_default(),
             max_failures: self.max_failures,
             annotate: self.annotate(),
             // Written only when GITHUB_STEP_SUMMARY names a file.

@@ -3,6 +3,8 @@
 //! `flags` (what several share); this file runs a parsed command; the
 //! work is in the `parity_diff` library.
 
+use parity_diff::fuzz::runner::{Shrinking, DEFAULT_SHRINK_BUDGET};
+use parity_diff::record::signature::ErrorProtocol;
 use std::io;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -78,6 +80,7 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
                 ops: select.ops,
                 ledger,
                 report: report.options(&verdict),
+                errors: ErrorProtocol::default(),
             };
             Ok(compare_command(&args, stdout)?.exit_code())
         }
@@ -132,6 +135,7 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
             link,
             prune,
             rule,
+            one_case,
             force,
             corpus,
             with,
@@ -158,6 +162,7 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
                 link,
                 prune,
                 rule,
+                cases: one_case,
                 force,
             };
             each_suite::accept(&project, &suites, &given, &accept, stdout)
@@ -252,6 +257,8 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
             reference,
             batch_size,
             force,
+            no_minimize,
+            shrink_budget,
             mut run,
         } => {
             if let Some(findings) = promote {
@@ -310,6 +317,10 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
                 jobs: run.jobs(),
                 format: report.format(),
                 quiet: report.quiet,
+                shrinking: Shrinking {
+                    minimize: !no_minimize,
+                    budget: Some(shrink_budget.unwrap_or(DEFAULT_SHRINK_BUDGET)),
+                },
             };
             Ok(fuzz_command(&args, stdout, &mut io::stderr())?)
         }

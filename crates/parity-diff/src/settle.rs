@@ -16,6 +16,7 @@ use parity_diff::corpus::Shard;
 use parity_diff::coverage::grow::command::{grow_command, GrowArgs};
 use parity_diff::error::InputError;
 use parity_diff::fuzz::promote;
+use parity_diff::judge::numbers::Numbers;
 use parity_diff::outside;
 use parity_diff::report::{formats, KnownOps, ReportOptions};
 
@@ -34,6 +35,8 @@ pub struct Given<'a> {
     pub report: ReportOptions,
     /// `--framing`, over the suite's `framing`.
     pub framing: Option<Framing>,
+    /// `--numbers`, over the suite's `numbers`.
+    pub numbers: Option<Numbers>,
     /// `--rerun-failed`'s report, read.
     pub rerun: Option<&'a Rerun>,
     /// `--timings`, read.
@@ -64,11 +67,24 @@ impl<'a> Given<'a> {
             ops: &flags.select.ops,
             report: report.options(&flags.verdict),
             framing: flags.framing.framing,
+            numbers: flags.verdict.numbers,
             rerun,
             timings: None,
             record_timings: None,
             repeat: flags.repeat.repeat,
         }
+    }
+
+    /// The report options for a suite's run: `--semantic` or the suite's
+    /// `semantic`, `--numbers` over the suite's `numbers`.
+    pub fn report_for(&self, suite: Option<&Suite>) -> ReportOptions {
+        let mut report = self.report;
+        report.semantic |= suite.and_then(|suite| suite.semantic) == Some(true);
+        report.numbers = self
+            .numbers
+            .or_else(|| suite.and_then(|suite| suite.numbers))
+            .unwrap_or_default();
+        report
     }
 
     /// A suite's run (or, without one, the run the flags alone say):
@@ -94,7 +110,8 @@ impl<'a> Given<'a> {
             ledger_default: Some(places.ledger_default.clone()),
             limits: run.limits(Some(&places))?,
             jobs: run.jobs(),
-            report: self.report,
+            report: self.report_for(suite),
+            errors: suite.map(Suite::errors).unwrap_or_default(),
             framing: self
                 .framing
                 .or_else(|| suite.and_then(|suite| suite.framing))

@@ -3,6 +3,11 @@
 //! run our oracle binary, the bundled corpus or the example port are the
 //! root package's (`tests/main.rs` at the workspace's root).
 
+mod errors;
+mod fuzz_any;
 mod hostile_config;
 mod memory;
+mod numbers;
+mod rules;
 mod standalone;
+mod your_contract;

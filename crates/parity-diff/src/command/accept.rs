@@ -19,8 +19,9 @@ use crate::corpus::identity::CaseId;
 use crate::error::InputError;
 use crate::judge::LedgerUse;
 use crate::ledger::lock::LedgerLock;
-use crate::ledger::rules::{Rule, RuleFinding};
+use crate::ledger::rules::{Form, Match, Rule, RuleFinding};
 use crate::ledger::Entry;
+use crate::record::signature::mask_variable;
 use crate::record::{CaseRecord, CaseState, EntryState};
 use crate::report::formats::{self, Command, Renderer};
 use crate::report::render::Render;
@@ -49,8 +50,27 @@ pub struct AcceptArgs {
     /// Write one rule for each op whose every divergence has one form
     /// (`--rule`), entries for the rest.
     pub rule: bool,
+    /// `--case FILE:NAME`: accept only these cases (every case when
+    /// empty).
+    pub cases: Vec<String>,
     /// Write even in CI.
     pub force: bool,
+}
+
+/// `--case FILE:NAME`, split at the first `:` (a case's name holds
+/// colons more often than a file's).
+fn wanted_cases(given: &[String]) -> Result<Vec<(String, String)>, InputError> {
+    given
+        .iter()
+        .map(|text| match text.split_once(':') {
+            Some((file, name)) if !file.is_empty() && !name.is_empty() => {
+                Ok((file.to_owned(), name.to_owned()))
+            }
+            _ => Err(InputError::new(format!(
+                "--case {text:?}: FILE:NAME, the case file and the case's name"
+            ))),
+        })
+        .collect()
 }
 
 /// Watches a run's records on their way to the report.
@@ -63,6 +83,8 @@ struct Collector<W: Write> {
     file_name: String,
     file_error: Option<(String, bool)>,
     file_cases: usize,
+    /// `--case`: the cases to accept, and whether each was met diverging.
+    wanted: Vec<((String, String), bool)>,
 }
 
 /// How many of the files it could not compare, and of the cases the
@@ -126,7 +148,16 @@ impl<W: Write> Consumer for Collector<W> {
         self.file_cases += 1;
         match record.state {
             CaseState::New | CaseState::Changed => {
-                self.found.entries.push(Divergence::of(&record));
+                let name = record.name.as_deref();
+                let mut wanted = self.wanted.is_empty();
+                for ((file, wanted_name), met) in &mut self.wanted {
+                    if *file == record.id.file && Some(wanted_name.as_str()) == name {
+                        (*met, wanted) = (true, true);
+                    }
+                }
+                if wanted {
+                    self.found.entries.push(Divergence::of(&record));
+                }
             }
             CaseState::Stale => self.found.stale.push(record.id.clone()),
             _ => {}
@@ -283,8 +314,19 @@ fn collect<W: Write>(
         file_name: String::new(),
         file_error: None,
         file_cases: 0,
+        wanted: wanted_cases(&args.cases)?
+            .into_iter()
+            .map(|case| (case, false))
+            .collect(),
     };
     run_corpus(&args.run, Some(ledger), &mut collector)?;
+    if let Some(((file, name), _)) = collector.wanted.iter().find(|(_, met)| !met) {
+        return Err(InputError::new(format!(
+            "--case {file}:{name}: no new or changed divergence of a case named {} in {}",
+            crate::outside::json_string(name),
+            crate::outside::text(file)
+        )));
+    }
     Ok(collector)
 }
 
@@ -387,14 +429,7 @@ fn by_rule(
     }
     let (mut rules, mut rest) = (Vec::new(), Vec::new());
     for ((op, file), pending) in by_op {
-        let form = pending[0].form.clone();
-        let one_form = pending
-            .iter()
-            .all(|p| !p.changed && p.form.is_some() && p.form == form);
-        let rule = match form {
-            Some(form) if one_form => op_rule(op, file, &form, state, reason),
-            _ => None,
-        };
+        let rule = common_match(&pending).and_then(|m| op_rule(op, file, m, state, reason));
         match rule {
             Some(rule) if !said(existing, &rule) => {
                 rules.push(Change::AddedRule(rule, pending.len()));
@@ -403,6 +438,36 @@ fn by_rule(
         }
     }
     (rules, rest)
+}
+
+/// The match every divergence of a group shares: its one form; else, when
+/// each is a throw where the golden did not throw it, the glob of their
+/// messages with what varies masked (`threw-like "index * out of
+/// bounds"`), or any such throw (`threw`).
+fn common_match(pending: &[Divergence]) -> Option<Match> {
+    let first = pending.first()?.form.as_ref()?;
+    if pending.iter().any(|p| p.changed || p.form.is_none()) {
+        return None;
+    }
+    if pending.iter().all(|p| p.form.as_ref() == Some(first)) {
+        return Some(first.to_match());
+    }
+    let messages: Option<Vec<&str>> = pending
+        .iter()
+        .map(|p| match &p.form {
+            Some(Form::Threw(message)) => Some(message.as_str()),
+            _ => None,
+        })
+        .collect();
+    let messages = messages?;
+    let glob = |message: &str| {
+        (!message.contains(['*', '?'])).then(|| mask_variable(message).replace(['#', '…'], "*"))
+    };
+    let first_glob = glob(messages[0]);
+    if first_glob.is_some() && messages.iter().all(|m| glob(m) == first_glob) {
+        return first_glob.map(Match::ThrewLike);
+    }
+    Some(Match::ThrewAny)
 }
 
 /// How many entries of the written ledger no change touched: counted, not

@@ -1,6 +1,7 @@
 //! `parity-diff compare`: one result array against one golden, case by
 //! case, and the input checks every command shares.
 
+use crate::record::signature::ErrorProtocol;
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
@@ -97,6 +98,8 @@ pub struct CompareArgs {
     pub ledger: Option<PathBuf>,
     /// How to report.
     pub report: ReportOptions,
+    /// How a result says it threw.
+    pub errors: ErrorProtocol,
 }
 
 /// The name a lone case file goes by in identities: its base name.
@@ -265,7 +268,7 @@ fn compare_streams<C: Consumer>(
             file,
             slot,
             (None, None),
-            (ledger, args.report.semantic),
+            (ledger, args.report.judging(&args.errors)),
         )?;
         Ok(())
     };

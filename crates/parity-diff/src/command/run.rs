@@ -17,6 +17,7 @@
 //! is reported: never in the report, which is the same for every
 //! `--jobs`.
 
+use crate::record::signature::ErrorProtocol;
 use std::cell::RefCell;
 use std::io::{self, Write};
 use std::ops::ControlFlow;
@@ -71,6 +72,9 @@ pub struct RunArgs {
     pub jobs: usize,
     /// How to report.
     pub report: ReportOptions,
+    /// How a result says it threw (the suite's `error-flag` and
+    /// `error-message`).
+    pub errors: ErrorProtocol,
     /// `--framing`: whether the bytes around the results must be exactly
     /// what `JSON.stringify` prints.
     pub framing: Framing,
@@ -228,7 +232,7 @@ pub fn run_planned<C: Consumer>(
             })?;
             let held = ledger.borrow();
             let known = held.as_deref().map(|use_| &use_.ledger);
-            let judging = (args.report.semantic, args.framing);
+            let judging = (args.report.judging(&args.errors), args.framing);
             let ran = match (&prepared, ran) {
                 (Prepared::Large(large), Some(Ran::Live(live))) => {
                     match live::report_live(consumer, entry, large, live, known)? {

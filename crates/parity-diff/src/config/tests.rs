@@ -23,6 +23,10 @@ jobs = 3
 max-output = "64M"
 repeat = 3
 framing = "json"
+semantic = true
+numbers = "exact"
+error-flag = "/error/0"
+error-message = "/error/1"
 ops = ["sum", "keys"]
 fuzz-out = "findings"
 
@@ -51,14 +55,21 @@ max-output = 1000
             max_output: Some(64 << 20),
             repeat: Some(3),
             framing: Some(Framing::Json),
+            semantic: Some(true),
+            numbers: Some(Numbers::Exact),
+            error_flag: Some("/error/0".into()),
+            error_message: Some("/error/1".into()),
             ops: Some(vec!["sum".into(), "keys".into()]),
             fuzz_out: Some("/p/findings".into()),
             lines: suite.lines.clone(),
         }
     );
     assert_eq!(suite.lines.get("golden"), Some(&4));
-    assert_eq!(suite.lines.get("fuzz-out"), Some(&16));
+    assert_eq!(suite.lines.get("fuzz-out"), Some(&20));
     assert_eq!(toy.max_output, Some(1000));
+    assert!(toy.errors().is_default());
+    let errors = suite.errors();
+    assert_eq!((&*errors.flag, &*errors.message), ("/error/0", "/error/1"));
     assert_eq!(toy.cases_dir(&config.dir), PathBuf::from("/p/cases"));
 }
 
@@ -124,6 +135,18 @@ fn a_value_of_the_wrong_type_names_its_line_key_and_type() {
         (
             "[suite.a]\nframing = \"loose\"\n",
             "/p/parity.toml:2: suite.a.framing: \"exact\" or \"json\", not the string \"loose\"",
+        ),
+        (
+            "[suite.a]\nnumbers = \"decimal\"\n",
+            "/p/parity.toml:2: suite.a.numbers: \"double\" or \"exact\", not the string \"decimal\"",
+        ),
+        (
+            "[suite.a]\nerror-flag = \"threw\"\n",
+            "/p/parity.toml:2: suite.a.error-flag: a JSON Pointer (\"\" or \"/key/0\"), not the string \"threw\"",
+        ),
+        (
+            "[suite.a]\n\nsemantic = \"yes\"\n",
+            "/p/parity.toml:3: suite.a.semantic: true or false, not the string \"yes\"",
         ),
         (
             "[suite.a]\nmax-output = \"lots\"\n",

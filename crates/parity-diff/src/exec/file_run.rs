@@ -22,6 +22,7 @@ use crate::exec::bisect::Together;
 use crate::exec::execute::{execute, spans_in, Execution};
 use crate::exec::oracle::{FailureKind, OracleFailure};
 use crate::exec::repeat::{self, Rerun, Reruns};
+use crate::judge::compare::Judging;
 use crate::judge::framing::{describe, odd_gaps, Framing};
 use crate::judge::pairing::{
     pair, write_selected, Held, HeldCases, HeldOutcomes, HeldResults, Rule, Slot,
@@ -181,7 +182,7 @@ pub fn judge_slot<C: Consumer>(
     file: &str,
     slot: Slot<'_>,
     (secrets, rerun): (Option<&Secrets>, Option<&Rerun>),
-    (ledger, semantic): (Option<&Ledger>, bool),
+    (ledger, judging): (Option<&Ledger>, Judging<'_>),
 ) -> io::Result<()> {
     let Slot {
         index,
@@ -215,7 +216,7 @@ pub fn judge_slot<C: Consumer>(
         golden,
         actual,
     };
-    compare_case(consumer, file, pair, ledger, semantic)
+    compare_case(consumer, file, pair, ledger, judging)
 }
 
 /// The problem of cases the oracle failed on only together: compared,
@@ -275,7 +276,7 @@ pub fn report_ready<C: Consumer>(
     entry: &FileEntry,
     (cases, selection, golden_bytes): Ready,
     run: FileRun,
-    (semantic, framing): (bool, Framing),
+    (judging, framing): (Judging, Framing),
     ledger: Option<&Ledger>,
 ) -> io::Result<()> {
     let (golden_spans, execution, reruns) = match run {
@@ -296,7 +297,7 @@ pub fn report_ready<C: Consumer>(
     let name = &entry.name;
     let known = || HeldCases(cases.is_array.then_some(cases));
     let rule = rule(selection, cases.items.len());
-    let judging = (ledger, semantic);
+    let judging = (ledger, judging);
     match execution {
         Execution::Results { output, spans } => {
             if framing == Framing::Exact {

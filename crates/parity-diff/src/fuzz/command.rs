@@ -1,4 +1,4 @@
-//! `parity-diff fuzz`: the command around [`fuzz_knowing`]: the two
+//! `parity-diff fuzz`: the command around [`fuzz_budgeted`]: the two
 //! oracles, the stopping rule, the progress line, and the report
 //! ([`render`](super::render)).
 
@@ -9,7 +9,7 @@ use std::time::Duration;
 use super::mutate::{Mutated, Seeds};
 use super::regression::FileStatus;
 use super::render::{Json, Lines, Session, Sessions};
-use super::runner::{fuzz_knowing, BatchOracle, FuzzConfig};
+use super::runner::{fuzz_budgeted, BatchOracle, FuzzConfig, Shrinking};
 use super::source::{generator_command, CaseSource};
 use crate::error::InputError;
 use crate::exec::oracle::{Oracle, OracleFailure, OracleOptions};
@@ -58,6 +58,8 @@ pub struct FuzzArgs {
     pub format: Format,
     /// Print the closing summary line alone (human report).
     pub quiet: bool,
+    /// How much minimizing may cost.
+    pub shrinking: Shrinking,
 }
 
 /// An oracle with its limits.
@@ -155,8 +157,8 @@ pub fn fuzz_command(
     let ledger = LedgerUse::open(args.ledger.as_deref(), &args.ledger_default, false)?;
     let ledger = ledger.as_ref().map(|use_| &use_.ledger);
     let sides: (&(dyn BatchOracle + Sync), &(dyn BatchOracle + Sync)) = (&left, &right);
-    let report =
-        fuzz_knowing(&config, ledger, &*source, sides, progress).map_err(InputError::new)?;
+    let report = fuzz_budgeted(&config, args.shrinking, ledger, &*source, sides, progress)
+        .map_err(InputError::new)?;
     let session = Session {
         report: &report,
         seed,
@@ -228,7 +230,7 @@ pub fn case_source(
     };
     if ops.is_empty() {
         return Err(InputError::new(format!(
-            "no case with an op under {}, so nothing to fuzz; give --op OP",
+            "no case under {}, so nothing to fuzz",
             args.corpus.display()
         )));
     }
@@ -306,6 +308,7 @@ mod tests {
             jobs: 1,
             format: Format::Human,
             quiet: false,
+            shrinking: Shrinking::default(),
         };
         let mut progress = Vec::new();
         let error = fuzz_command(&args, Vec::new(), &mut progress).unwrap_err();

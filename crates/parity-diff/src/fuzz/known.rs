@@ -11,6 +11,7 @@ use crate::exec::file_run::failure_verdict;
 use crate::judge::compare::compare_elements;
 use crate::ledger::rules::Form;
 use crate::ledger::Ledger;
+use crate::record::signature::DEFAULT_ERRORS;
 use crate::record::weigh::{form_of, paths_of, weigh, Case};
 use crate::record::{CaseState, VerdictKind};
 
@@ -51,7 +52,7 @@ pub fn is_known(ledger: &Ledger, op: &str, left: &Outcome, right: &Outcome) -> b
                 crate::judge::compare::Verdict::SameValue(_) => VerdictKind::SameValue,
                 _ => VerdictKind::Different,
             };
-            let (form, paths) = (form_of(&comparison), paths_of(&comparison));
+            let (form, paths) = (form_of(&comparison, &DEFAULT_ERRORS), paths_of(&comparison));
             weigh(
                 Some(ledger),
                 case(&id, op, verdict, form.as_ref(), paths.as_deref()),

@@ -95,14 +95,15 @@ fn timeouts(left: &Outcome, right: &Outcome) -> usize {
 /// at a time, smallest first, and stop at the first that fails the same
 /// way: most candidates of a crashing case crash too, and bisecting a
 /// batch of them would cost two runs per candidate.
-/// A minimization stops early after [`MAX_TIMEOUTS`] timeouts.
+/// A minimization stops early after [`MAX_TIMEOUTS`] timeouts, and
+/// before a round once it has spent `max_runs` oracle runs.
 pub fn minimize(
     case: &Node,
     wanted: &str,
     known: (Outcome, Outcome),
-    left: &dyn BatchOracle,
-    right: &dyn BatchOracle,
+    (left, right): (&dyn BatchOracle, &dyn BatchOracle),
     max_rounds: usize,
+    max_runs: Option<usize>,
 ) -> Minimized {
     let op = op_of(case);
     let failing = known.0.is_err() || known.1.is_err();
@@ -118,6 +119,11 @@ pub fn minimize(
     // fails its own candidate), no once a side fails on a batch whole.
     let mut batches_judge = true;
     for _ in 0..max_rounds {
+        // A round may overrun by its own runs: two, or one per
+        // candidate when failures run alone.
+        if max_runs.is_some_and(|max| best.runs >= max) {
+            break;
+        }
         let candidates = candidates(&best.case, &op);
         let mut judged = None;
         if failing && batches_judge {

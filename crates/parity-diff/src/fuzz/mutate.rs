@@ -100,7 +100,16 @@ pub struct Seeds {
     pub unread: Vec<String>,
     /// Cases that are not objects with a string `op`.
     pub without_op: usize,
+    /// Those cases, kept: a corpus with no op at all fuzzes them as one
+    /// implicit op ([`IMPLICIT_OP`]).
+    without: Vec<Node>,
 }
+
+/// The op a corpus without ops is fuzzed as: what [`op_of`] says of a
+/// case without one.
+///
+/// [`op_of`]: super::minimize::op_of
+pub const IMPLICIT_OP: &str = "?";
 
 impl Seeds {
     /// Reads every case file under `dir` (`*.json`, as `run` lists them).
@@ -139,12 +148,23 @@ impl Seeds {
                 }
             }
         }
+        seeds.settle();
         Ok(seeds)
+    }
+
+    /// Once every case is in: a corpus without ops is one implicit op
+    /// of its cases; with ops, the cases without one are not fuzzed.
+    fn settle(&mut self) {
+        let without = std::mem::take(&mut self.without);
+        if self.ops.is_empty() && !without.is_empty() {
+            self.ops.push((IMPLICIT_OP.to_owned(), without));
+        }
     }
 
     fn add(&mut self, case: Node) {
         let Some(Node::String(op, _)) = case.get("op") else {
             self.without_op += 1;
+            self.without.push(case);
             return;
         };
         let op = op.to_string();
@@ -457,6 +477,7 @@ mod tests {
             panic!()
         };
         cases.into_iter().for_each(|case| seeds.add(case));
+        seeds.settle();
         seeds
     }
 
@@ -534,5 +555,16 @@ mod tests {
             let op = value.get("op").as_js_string().unwrap().to_string();
             assert!(op == "sum" || op == "length", "{case}");
         }
+    }
+
+    #[test]
+    fn a_corpus_without_ops_is_one_implicit_op() {
+        let seeds = seeds(r#"[{"name": "a", "x": 1}, [2], "three"]"#);
+        assert_eq!(seeds.op_names(), [IMPLICIT_OP]);
+        assert_eq!(seeds.ops[0].1.len(), 3);
+        let source = Mutated::new(&seeds, &seeds.op_names(), 1).unwrap();
+        let batch = source.batch(0, 0, 20).unwrap();
+        assert_eq!(batch.len(), 20);
+        assert!(batch.iter().all(|case| case.get("op").is_none()));
     }
 }

@@ -215,9 +215,14 @@ fn write_human(session: Session<'_>, quiet: bool, out: &mut dyn Write) -> io::Re
     let diverged = report.diverged();
     let seconds = report.elapsed.as_secs_f64();
     let mut line = format!(
-        "fuzz: seed {seed}: {} cases in {seconds:.1} s ({:.0}/s), left `{}` vs right `{right}`: {} diverged, {} signature{}",
+        "fuzz: seed {seed}: {} cases in {seconds:.1} s{} ({}/s), left `{}` vs right `{right}`: {} diverged, {} signature{}",
         report.cases,
-        report.cases as f64 / seconds.max(1e-9),
+        if report.minimize_runs > 0 {
+            format!(", {:.1} s of it minimizing", report.minimize_time.as_secs_f64())
+        } else {
+            String::new()
+        },
+        rate_text(report.cases as f64 / seconds.max(1e-9)),
         outside::text(left),
         diverged,
         report.groups.len(),
@@ -248,6 +253,28 @@ fn write_human(session: Session<'_>, quiet: bool, out: &mut dyn Write) -> io::Re
             ", stopped: the {} oracle is broken",
             broken.side.name()
         ));
+    }
+    // Minimizing's cost, on a line of its own just above the summary.
+    if (report.minimize_runs > 0 || report.unminimized > 0) && !quiet {
+        let mut minimizing = format!(
+            "fuzz: minimizing: {} oracle run{}",
+            report.minimize_runs,
+            if report.minimize_runs == 1 { "" } else { "s" },
+        );
+        if let Some(budget) = report.shrink_budget {
+            minimizing.push_str(&format!(
+                " (budget: {budget}× the session's {} runs)",
+                report.oracle_runs
+            ));
+        }
+        if report.unminimized > 0 {
+            minimizing.push_str(&format!(
+                ", {} finding{} kept as found",
+                report.unminimized,
+                if report.unminimized == 1 { "" } else { "s" }
+            ));
+        }
+        writeln!(out, "{minimizing}")?;
     }
     writeln!(out, "{line}")
 }
@@ -327,11 +354,38 @@ fn report_value(report: &FuzzReport, seed: u64) -> Value {
         "bisectedBatches" => report.bisected_batches as f64,
         "bisectRuns" => report.bisect_runs as f64,
         "minimizeRuns" => report.minimize_runs as f64,
+        "unminimized" => report.unminimized as f64,
         "stopped" => stopped,
         "divergences" => Value::Array(groups),
         "known" => Value::Array(report.known.iter().map(|(signature, cases)| js_exact::js_object! {
             "signature" => signature.as_str(),
             "cases" => *cases as f64,
         }).collect()),
+    }
+}
+
+/// Cases a second, for people: whole from 1/s up, with a decimal below
+/// (a slow oracle's `0.3/s` is not `0/s`), two under 0.1/s.
+pub fn rate_text(rate: f64) -> String {
+    if rate >= 1.0 {
+        format!("{rate:.0}")
+    } else if rate >= 0.1 {
+        format!("{rate:.1}")
+    } else {
+        format!("{rate:.2}")
+    }
+}
+
+#[cfg(test)]
+mod rate_tests {
+    use super::rate_text;
+
+    #[test]
+    fn slow_rates_keep_a_decimal() {
+        assert_eq!(rate_text(1234.4), "1234");
+        assert_eq!(rate_text(1.0), "1");
+        assert_eq!(rate_text(0.35), "0.3");
+        assert_eq!(rate_text(0.04), "0.04");
+        assert_eq!(rate_text(0.0), "0.00");
     }
 }

@@ -74,6 +74,34 @@ pub struct FuzzConfig {
     pub jobs: usize,
 }
 
+/// How much minimizing a session may cost.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Shrinking {
+    /// Minimize at all (`--no-minimize`: no).
+    pub minimize: bool,
+    /// Stop minimizing once it has spent this many times the oracle runs
+    /// of the session's own batches (`--shrink-budget`; `None`: no
+    /// limit): the findings after that are kept as found, as with
+    /// `--no-minimize`. Runs, not seconds, so that a session's findings
+    /// are the same on any machine; a minimizing run holds a round's
+    /// candidates, fewer cases than a batch, so it costs no more than a
+    /// batch's run and the time stays within the factor too.
+    pub budget: Option<f64>,
+}
+
+/// The default budget: minimizing spends at most three times the
+/// session's own oracle runs.
+pub const DEFAULT_SHRINK_BUDGET: f64 = 3.0;
+
+impl Default for Shrinking {
+    fn default() -> Self {
+        Shrinking {
+            minimize: true,
+            budget: Some(DEFAULT_SHRINK_BUDGET),
+        }
+    }
+}
+
 /// Every case of one divergence signature.
 #[derive(Debug, Clone)]
 pub struct DivergenceGroup {
@@ -121,6 +149,18 @@ pub struct FuzzReport {
     pub bisect_runs: usize,
     /// Oracle runs spent minimizing.
     pub minimize_runs: usize,
+    /// The oracles' own time on the session's batches (each batch's run
+    /// of both sides, bisection included).
+    pub oracle_time: Duration,
+    /// The oracle runs of the session's batches (two a batch, and
+    /// bisection's).
+    pub oracle_runs: usize,
+    /// Time spent minimizing.
+    pub minimize_time: Duration,
+    /// Findings kept as found: `--no-minimize`, or the budget was spent.
+    pub unminimized: usize,
+    /// The budget the session had (`None`: no limit).
+    pub shrink_budget: Option<f64>,
     /// Why the session ended early: a side fails even on `[]`.
     pub stopped: Option<Broken>,
     /// The divergences the ledger knows (an entry or a rule accepts
@@ -250,11 +290,38 @@ pub fn fuzz(
     fuzz_knowing(config, None, source, (left, right), progress)
 }
 
+/// [`fuzz_knowing`] with a minimizing budget ([`Shrinking`]).
+pub fn fuzz_budgeted(
+    config: &FuzzConfig,
+    shrinking: Shrinking,
+    ledger: Option<&Ledger>,
+    source: &dyn CaseSource,
+    sides: (&(dyn BatchOracle + Sync), &(dyn BatchOracle + Sync)),
+    progress: &mut dyn Write,
+) -> Result<FuzzReport, String> {
+    session(config, shrinking, ledger, source, sides, progress)
+}
+
 /// [`fuzz`], weighing each divergence against a ledger: one it knows
 /// ([`known`](super::known)) is counted in [`FuzzReport::known`], not
 /// minimized and not written.
 pub fn fuzz_knowing(
     config: &FuzzConfig,
+    ledger: Option<&Ledger>,
+    source: &dyn CaseSource,
+    sides: (&(dyn BatchOracle + Sync), &(dyn BatchOracle + Sync)),
+    progress: &mut dyn Write,
+) -> Result<FuzzReport, String> {
+    let unlimited = Shrinking {
+        minimize: true,
+        budget: None,
+    };
+    session(config, unlimited, ledger, source, sides, progress)
+}
+
+fn session(
+    config: &FuzzConfig,
+    shrinking: Shrinking,
     ledger: Option<&Ledger>,
     source: &dyn CaseSource,
     (left, right): (&(dyn BatchOracle + Sync), &(dyn BatchOracle + Sync)),
@@ -276,16 +343,26 @@ pub fn fuzz_knowing(
     // any order and at once. Their findings are merged here, in batch
     // order.
     let batches = batch_plan(config.count, config.duration, config.batch_size, started);
+    report.shrink_budget = shrinking.budget.filter(|_| shrinking.minimize);
     let run_batch = |&(number, first, size): &(u64, usize, usize)| {
         let cases = source.batch(number, first, size)?;
         let texts: Vec<Vec<u8>> = cases.iter().map(Node::to_text).collect();
+        let ran = Instant::now();
         let outcomes = run_both(&texts, left, right, true);
-        Ok((cases, outcomes))
+        Ok((cases, outcomes, ran.elapsed()))
     };
     let mut source_failed = None;
-    type Ran = Result<(Vec<Node>, Result<BatchOutcomes, Broken>), String>;
+    type Ran = Result<(Vec<Node>, Result<BatchOutcomes, Broken>, Duration), String>;
     let merge = |(_, _, size): (u64, usize, usize), ran: Ran| {
-        let (cases, outcomes) = match ran {
+        let cases = match ran {
+            Ok((cases, outcomes, took)) => {
+                report.oracle_time += took;
+                report.oracle_runs += 2;
+                Ok((cases, outcomes))
+            }
+            Err(message) => Err(message),
+        };
+        let (cases, outcomes) = match cases {
             Ok(ran) => ran,
             Err(message) => {
                 source_failed = Some(message);
@@ -309,6 +386,7 @@ pub fn fuzz_knowing(
         report.failed_batches += outcomes.failed.len();
         report.bisected_batches += outcomes.failed.iter().filter(|run| run.bisected).count();
         report.bisect_runs += outcomes.bisect_runs;
+        report.oracle_runs += outcomes.bisect_runs;
         for run in &outcomes.failed {
             let _ = writeln!(
                 progress,
@@ -347,7 +425,37 @@ pub fn fuzz_knowing(
                 continue;
             }
             let kind = failure_kind(&l, &r);
-            let minimized = minimize(case, &signature, (l, r), left, right, config.max_rounds);
+            // What the budget leaves: minimizing may spend `budget` times
+            // the session's oracle runs so far, less what it has spent.
+            let left_to_spend = match shrinking.budget {
+                _ if !shrinking.minimize => Some(0),
+                Some(budget) => {
+                    let allowed = (report.oracle_runs as f64 * budget) as usize;
+                    Some(allowed.saturating_sub(report.minimize_runs))
+                }
+                None => None,
+            };
+            let minimized = if left_to_spend == Some(0) {
+                report.unminimized += 1;
+                super::minimize::Minimized {
+                    case: case.clone(),
+                    left: l,
+                    right: r,
+                    runs: 0,
+                }
+            } else {
+                let began = Instant::now();
+                let minimized = minimize(
+                    case,
+                    &signature,
+                    (l, r),
+                    (left, right),
+                    config.max_rounds,
+                    left_to_spend,
+                );
+                report.minimize_time += began.elapsed();
+                minimized
+            };
             report.minimize_runs += minimized.runs;
             let pointer = match (&minimized.left, &minimized.right) {
                 (Ok(l), Ok(r)) => first_difference(l, r),
@@ -374,11 +482,11 @@ pub fn fuzz_knowing(
             let diverged: usize = groups.values().map(|g| g.cases).sum();
             let _ = writeln!(
                 progress,
-                "fuzz: {} cases, {} diverged ({} signatures), {:.0} cases/s",
+                "fuzz: {} cases, {} diverged ({} signatures), {} cases/s",
                 report.cases,
                 diverged,
                 groups.len(),
-                rate
+                super::render::rate_text(rate)
             );
         }
         ControlFlow::Continue(())

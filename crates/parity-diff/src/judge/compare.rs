@@ -8,7 +8,9 @@
 //! ones are *different*, with the JSON Pointer of every place they part.
 
 use crate::judge::explain::{self, Explanation};
+use crate::judge::numbers::{self, Numbers, Written};
 use crate::judge::pointer::{Places, Step, ROOT};
+use crate::record::signature::{ErrorProtocol, DEFAULT_ERRORS};
 use js_exact::{self as js, JsString, TextMode, Value};
 
 /// How many differing paths a report keeps; the rest are counted.
@@ -23,6 +25,11 @@ pub struct PathDiff {
     pub golden: Option<Value>,
     /// The actual value there; `None` when the result has nothing there.
     pub actual: Option<Value>,
+    /// The golden's value with its numbers as written, when that is not
+    /// how `JSON.stringify` prints the value ([`numbers::spelled`]).
+    pub golden_text: Option<String>,
+    /// The actual value's, alike.
+    pub actual_text: Option<String>,
 }
 
 /// Where two unequal values part.
@@ -87,8 +94,38 @@ pub struct Comparison {
     pub actual: Option<Value>,
 }
 
-/// Compares one result element with the golden's.
+/// How a suite judges a result: whether *same value, different bytes*
+/// passes (`--semantic`, a suite's `semantic`), how numbers compare (a
+/// suite's `numbers`) and how a result says it threw (a suite's
+/// `error-flag` and `error-message`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Judging<'e> {
+    /// *Same value, different bytes* passes.
+    pub semantic: bool,
+    /// What makes two numbers equal.
+    pub numbers: Numbers,
+    /// How a result says it threw.
+    pub errors: &'e ErrorProtocol,
+}
+
+impl Default for Judging<'static> {
+    fn default() -> Self {
+        Judging {
+            semantic: false,
+            numbers: Numbers::Double,
+            errors: &DEFAULT_ERRORS,
+        }
+    }
+}
+
+/// Compares one result element with the golden's, numbers as doubles.
 pub fn compare_elements(golden: &[u8], actual: &[u8]) -> Comparison {
+    compare_elements_as(golden, actual, Numbers::Double)
+}
+
+/// Compares one result element with the golden's, numbers as `numbers`
+/// says.
+pub fn compare_elements_as(golden: &[u8], actual: &[u8], numbers: Numbers) -> Comparison {
     if golden == actual {
         return Comparison {
             verdict: Verdict::Identical,
@@ -117,7 +154,13 @@ pub fn compare_elements(golden: &[u8], actual: &[u8]) -> Comparison {
             };
         }
     };
-    let divergence = value_paths(&golden_value, &actual_value);
+    let mut written = match numbers {
+        Numbers::Double => None,
+        Numbers::Exact => Written::parse(golden).zip(Written::parse(actual)),
+    };
+    let both = written.as_mut().map(|(g, a)| (g, a));
+    let mut divergence = walk(&golden_value, &actual_value, both);
+    spell_paths(&mut divergence, written, (golden, actual));
     let verdict = if divergence.total == 0 {
         Verdict::SameValue(explain::explain(golden, actual))
     } else {
@@ -145,36 +188,57 @@ fn same_scalar(golden: &Value, actual: &Value) -> bool {
 
 /// Every place where two values part, in document order (the golden's
 /// member order, then members only the result has). Arrays are compared
-/// index by index.
+/// index by index; numbers as doubles.
 pub fn value_paths(golden: &Value, actual: &Value) -> Divergence {
+    walk(golden, actual, None)
+}
+
+/// Both elements' written shapes, when numbers compare as written.
+type Both<'w, 'a> = (&'w mut Written<'a>, &'w mut Written<'a>);
+
+/// [`value_paths`]; with `written`, numbers compare as the decimals
+/// written there ([`Numbers::Exact`]).
+fn walk(golden: &Value, actual: &Value, mut written: Option<Both<'_, '_>>) -> Divergence {
     let mut found = Divergence::default();
     let mut places = Places::new();
+    let roots = written.as_ref().map(|(g, a)| (g.root(), a.root()));
     // Work is a stack of pairs still to compare and of differences found
     // inside a container but reported in their turn, so that the paths
     // come out in document order.
-    let mut stack = vec![Work::Pair(ROOT, golden, actual)];
+    let mut stack = vec![Work::Pair(ROOT, golden, actual, roots)];
     let mut children = Vec::new();
     while let Some(work) = stack.pop() {
-        let (at, g, a) = match work {
-            Work::Pair(at, g, a) => (at, g, a),
+        let (at, g, a, nodes) = match work {
+            Work::Pair(at, g, a, nodes) => (at, g, a, nodes),
             Work::Differs(at, g, a) => {
                 if found.paths.len() < SHOWN_PATHS {
                     found.paths.push(PathDiff {
                         pointer: places.pointer(at),
                         golden: g.cloned(),
                         actual: a.cloned(),
+                        golden_text: None,
+                        actual_text: None,
                     });
                 }
                 found.total += 1;
                 continue;
             }
         };
+        // The written nodes of a child, when this pair has its own.
+        let mut child = |step: &dyn Fn(&mut Written, usize) -> Option<usize>| {
+            let (gw, aw) = written.as_mut()?;
+            let (gn, an) = nodes?;
+            step(gw, gn).zip(step(aw, an))
+        };
         match (g, a) {
             (Value::Object(go), Value::Object(ao)) => {
                 for (key, gv) in go.iter() {
                     let here = places.push(at, Step::Key(key));
                     children.push(match ao.get_js(key) {
-                        Some(av) => Work::Pair(here, gv, av),
+                        Some(av) => {
+                            let nodes = child(&|w, n| w.member(n, key));
+                            Work::Pair(here, gv, av, nodes)
+                        }
                         None => Work::Differs(here, Some(gv), None),
                     });
                 }
@@ -189,9 +253,25 @@ pub fn value_paths(golden: &Value, actual: &Value) -> Divergence {
                 for index in 0..ga.len().max(aa.len()) {
                     let here = places.push(at, Step::Index(index));
                     children.push(match (ga.get(index), aa.get(index)) {
-                        (Some(gv), Some(av)) => Work::Pair(here, gv, av),
+                        (Some(gv), Some(av)) => {
+                            let nodes = child(&|w, n| w.item(n, index));
+                            Work::Pair(here, gv, av, nodes)
+                        }
                         (gv, av) => Work::Differs(here, gv, av),
                     });
+                }
+            }
+            (Value::Number(_), Value::Number(_)) if written.is_some() => {
+                let tokens = written
+                    .as_ref()
+                    .zip(nodes)
+                    .and_then(|((gw, aw), (gn, an))| gw.number(gn).zip(aw.number(an)));
+                let same = match tokens {
+                    Some((gt, at)) => numbers::same_decimal(gt, at),
+                    None => same_scalar(g, a),
+                };
+                if !same {
+                    children.push(Work::Differs(at, Some(g), Some(a)));
                 }
             }
             _ if same_scalar(g, a) => {}
@@ -202,8 +282,42 @@ pub fn value_paths(golden: &Value, actual: &Value) -> Divergence {
     found
 }
 
+/// Fills the shown paths' texts with their numbers as written: only
+/// paths whose values hold a number cost a look at the elements' bytes.
+fn spell_paths<'a>(
+    divergence: &mut Divergence,
+    written: Option<(Written<'a>, Written<'a>)>,
+    elements: (&'a [u8], &'a [u8]),
+) {
+    let needs = |value: &Option<Value>| value.as_ref().is_some_and(numbers::has_number);
+    if !divergence
+        .paths
+        .iter()
+        .any(|path| needs(&path.golden) || needs(&path.actual))
+    {
+        return;
+    }
+    let (mut gw, mut aw) = match written {
+        Some((g, a)) => (Some(g), Some(a)),
+        None => (Written::parse(elements.0), Written::parse(elements.1)),
+    };
+    for path in &mut divergence.paths {
+        for (value, text, written) in [
+            (&path.golden, &mut path.golden_text, &mut gw),
+            (&path.actual, &mut path.actual_text, &mut aw),
+        ] {
+            let (Some(value), Some(written)) = (value, written.as_mut()) else {
+                continue;
+            };
+            if let Some(node) = written.at_pointer(&path.pointer) {
+                *text = numbers::spelled(value, written, node);
+            }
+        }
+    }
+}
+
 enum Work<'v> {
-    Pair(usize, &'v Value, &'v Value),
+    Pair(usize, &'v Value, &'v Value, Option<(usize, usize)>),
     Differs(usize, Option<&'v Value>, Option<&'v Value>),
 }
 
@@ -343,5 +457,73 @@ mod tests {
             panic!("expected different");
         };
         assert!(divergence.note.unwrap().contains("nesting deeper than"));
+    }
+
+    #[test]
+    fn exact_numbers_compare_as_written_decimals() {
+        let exact =
+            |g: &str, a: &str| compare_elements_as(g.as_bytes(), a.as_bytes(), Numbers::Exact);
+        for (golden, actual) in [
+            ("[1]", "[1.0]"),
+            ("[1000]", "[1e3]"),
+            (r#"{"a":1,"b":2}"#, r#"{"b":2.00,"a":1}"#),
+            (r#"{"a":5,"a":2}"#, r#"{"a":2.0}"#),
+        ] {
+            let found = exact(golden, actual).verdict;
+            assert!(
+                matches!(found, Verdict::SameValue(_)),
+                "{golden} {actual}: {found:?}"
+            );
+        }
+        for (golden, actual, at) in [
+            ("0", "-0", "(root)"),
+            (
+                "[100000000000000000000001]",
+                "[100000000000000010000000]",
+                "/0",
+            ),
+            (r#"{"x":{"y":1e400}}"#, r#"{"x":{"y":2e400}}"#, "/x/y"),
+            (
+                r#"{"\u0061":[0,0.1]}"#,
+                r#"{"a":[0,0.10000000000000001]}"#,
+                "/a/1",
+            ),
+        ] {
+            let Verdict::Different(found) = exact(golden, actual).verdict else {
+                panic!("{golden} {actual}: expected different");
+            };
+            assert_eq!(found.total, 1);
+            assert_eq!(pointer::display(&found.paths[0].pointer), at);
+            // Double mode calls them the same value.
+            assert!(matches!(verdict(golden, actual), Verdict::SameValue(_)));
+        }
+    }
+
+    #[test]
+    fn differing_paths_keep_their_numbers_as_written() {
+        let Verdict::Different(found) = verdict(
+            r#"{"a":[1e1000,-0],"b":1}"#,
+            r#"{"a":[100000000000000000000001,"x"],"b":1}"#,
+        ) else {
+            panic!("expected different");
+        };
+        let texts: Vec<_> = found
+            .paths
+            .iter()
+            .map(|p| (p.golden_text.as_deref(), p.actual_text.as_deref()))
+            .collect();
+        assert_eq!(
+            texts,
+            [
+                (Some("1e1000"), Some("100000000000000000000001")),
+                (Some("-0"), None)
+            ]
+        );
+        // JSON.stringify's own spelling keeps no second text.
+        let Verdict::Different(found) = verdict("[1.5]", "[2]") else {
+            panic!("expected different");
+        };
+        assert_eq!(found.paths[0].golden_text, None);
+        assert_eq!(found.paths[0].actual_text, None);
     }
 }

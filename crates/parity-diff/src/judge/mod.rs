@@ -18,6 +18,7 @@ pub mod explain;
 pub mod first_difference;
 pub mod framing;
 pub mod golden;
+pub mod numbers;
 pub mod pairing;
 pub mod pointer;
 pub mod raw;
@@ -32,7 +33,7 @@ use std::path::{Path, PathBuf};
 use crate::corpus::cases::{Case, CaseFile};
 use crate::corpus::identity::{position_id, CaseId};
 use crate::error::InputError;
-use crate::judge::compare::{compare_elements, Comparison, Verdict};
+use crate::judge::compare::{compare_elements_as, Comparison, Judging, Verdict};
 use crate::ledger::rules::{RuleFinding, RuleProblem};
 use crate::ledger::{Entry, Ledger};
 use crate::record::build::{self, Compared};
@@ -216,8 +217,9 @@ pub fn compare_case<C: Consumer>(
     file: &str,
     pair: Pair<'_>,
     ledger: Option<&Ledger>,
-    semantic: bool,
+    judging: Judging<'_>,
 ) -> io::Result<()> {
+    let semantic = judging.semantic;
     let Pair {
         index,
         case,
@@ -225,7 +227,7 @@ pub fn compare_case<C: Consumer>(
         actual,
     } = pair;
     let comparison = match (golden, actual) {
-        (Some(g), Some(a)) => compare_elements(g, a),
+        (Some(g), Some(a)) => compare_elements_as(g, a, judging.numbers),
         (None, None) => return Ok(()),
         (g, _) => Comparison {
             verdict: if g.is_some() {
@@ -275,6 +277,7 @@ pub fn compare_case<C: Consumer>(
         golden,
         actual,
         comparison,
+        errors: judging.errors,
     };
     let needs = build::Needs {
         semantic,

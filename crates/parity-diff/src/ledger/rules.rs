@@ -34,6 +34,16 @@ pub enum Match {
     /// The port threw exactly this message where the golden did not
     /// throw it (it has a value, or threw another message).
     Threw(String),
+    /// `threw` alone: the port threw, whatever its message, where the
+    /// golden did not throw that message.
+    ThrewAny,
+    /// `threw-like GLOB`: as `threw`, its message matching the glob (`*`
+    /// any run of characters, `?` one).
+    ThrewLike(String),
+    /// The port returned a value where the golden threw.
+    Returned,
+    /// The same value, only numbers written otherwise (`1.0` for `1`).
+    Spelling,
     /// The oracle crashed on the case.
     Crash,
     /// The oracle did not finish the case in time.
@@ -61,6 +71,15 @@ impl Match {
                 // A port's message: outside text, escaped as names are.
                 format!("threw {}", crate::outside::json_string(message))
             }
+            Match::ThrewAny => "threw".into(),
+            Match::ThrewLike(glob) => {
+                format!(
+                    "threw-like {}",
+                    serde_json::to_string(glob).unwrap_or_default()
+                )
+            }
+            Match::Returned => "returned".into(),
+            Match::Spelling => "spelling".into(),
             Match::Crash => "crash".into(),
             Match::Timeout => "timeout".into(),
             Match::InvalidOutput => "invalid-output".into(),
@@ -87,9 +106,19 @@ impl Match {
             }
         };
         match word {
+            "threw" if rest.is_empty() => Ok(Match::ThrewAny),
             "threw" if !rest.starts_with('"') => Err(format!(
                 "`match: threw` takes the message as a JSON string (threw \"{rest}\")"
             )),
+            "threw-like" if !rest.starts_with('"') => Err(format!(
+                "`match: threw-like` takes a glob as a JSON string (threw-like \"{rest}\")"
+            )),
+            "threw-like" => match read_token(rest)? {
+                (glob, "") => Ok(Match::ThrewLike(glob)),
+                (_, extra) => Err(format!("unexpected text after the glob: {extra}")),
+            },
+            "returned" => bare(Match::Returned),
+            "spelling" => bare(Match::Spelling),
             "threw" => match read_token(rest)? {
                 (message, "") => Ok(Match::Threw(message)),
                 (_, extra) => Err(format!("unexpected text after the message: {extra}")),
@@ -119,8 +148,9 @@ impl Match {
                 Ok(Match::Paths(paths))
             }
             other => Err(format!(
-                "match is `threw MESSAGE`, `crash`, `timeout`, `invalid-output`, \
-                 `nondeterministic`, `framing`, `paths P…` or `any`, not {other:?}"
+                "match is `threw MESSAGE`, `threw`, `threw-like GLOB`, `returned`, \
+                 `spelling`, `crash`, `timeout`, `invalid-output`, `nondeterministic`, \
+                 `framing`, `paths P…` or `any`, not {other:?}"
             )),
         }
     }
@@ -135,6 +165,10 @@ pub enum Form {
     /// A crash, a timeout, invalid output, or a result that differed
     /// between runs.
     Failed(VerdictKind),
+    /// The port returned a value where the golden threw.
+    Returned,
+    /// The same value, only numbers written otherwise.
+    Spelling,
 }
 
 impl Form {
@@ -142,6 +176,8 @@ impl Form {
     pub fn to_match(&self) -> Match {
         match self {
             Form::Threw(message) => Match::Threw(message.clone()),
+            Form::Returned => Match::Returned,
+            Form::Spelling => Match::Spelling,
             Form::Failed(VerdictKind::Crash) => Match::Crash,
             Form::Failed(VerdictKind::Timeout) => Match::Timeout,
             Form::Failed(VerdictKind::Nondeterministic) => Match::Nondeterministic,
@@ -190,6 +226,36 @@ fn specificity(rule: &Rule) -> u8 {
         (RuleOps::Every, Some(_)) => 1,
         (RuleOps::Every, None) => 0,
     }
+}
+
+/// Whether `text` matches `glob`: `*` any run of characters (none
+/// included), `?` one character, anything else itself. Linear in
+/// practice: the last `*` is the only one backtracked to.
+pub fn wildcard(glob: &str, text: &str) -> bool {
+    let (glob, text): (Vec<char>, Vec<char>) = (glob.chars().collect(), text.chars().collect());
+    let (mut g, mut t) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while t < text.len() {
+        match glob.get(g) {
+            Some('*') => {
+                star = Some((g, t));
+                g += 1;
+            }
+            Some(&c) if c == '?' || c == text[t] => {
+                g += 1;
+                t += 1;
+            }
+            _ => match star {
+                Some((at, from)) => {
+                    g = at + 1;
+                    t = from + 1;
+                    star = Some((at, from + 1));
+                }
+                None => return false,
+            },
+        }
+    }
+    glob[g..].iter().all(|&c| c == '*')
 }
 
 /// Whether `path` is `under` or below it (`/a/b` is below `/a`, `/ab`
@@ -257,6 +323,12 @@ impl Rule {
             Match::Threw(message) => {
                 matches!(case.form, Some(Form::Threw(thrown)) if thrown == message)
             }
+            Match::ThrewAny => matches!(case.form, Some(Form::Threw(_))),
+            Match::ThrewLike(glob) => {
+                matches!(case.form, Some(Form::Threw(thrown)) if wildcard(glob, thrown))
+            }
+            Match::Returned => case.form == Some(&Form::Returned),
+            Match::Spelling => case.form == Some(&Form::Spelling),
             Match::Crash => case.verdict == VerdictKind::Crash,
             Match::Timeout => case.verdict == VerdictKind::Timeout,
             Match::InvalidOutput => case.verdict == VerdictKind::InvalidOutput,

@@ -89,7 +89,9 @@ fn malformed_rules_name_their_line() {
         ("rule op a\n  state: accepted\n", 1, "the rule op a has no `match`"),
         ("rule op a\n  match: any\n", 1, "the rule op a has no `state`"),
         ("rule op a\n  match: threw not implemented\n", 2, "`match: threw` takes the message as a JSON string (threw \"not implemented\")"),
-        ("rule op a\n  match: crashed\n", 2, "match is `threw MESSAGE`, `crash`, `timeout`, `invalid-output`, `nondeterministic`, `framing`, `paths P…` or `any`, not \"crashed\""),
+        ("rule op a\n  match: crashed\n", 2, "match is `threw MESSAGE`, `threw`, `threw-like GLOB`, `returned`, `spelling`, `crash`, `timeout`, `invalid-output`, `nondeterministic`, `framing`, `paths P…` or `any`, not \"crashed\""),
+        ("rule op a\n  match: threw-like index\n", 2, "`match: threw-like` takes a glob as a JSON string (threw-like \"index\")"),
+        ("rule op a\n  match: returned now\n", 2, "`match: returned` takes nothing after it, not \"now\""),
         ("rule op a\n  match: crash now\n", 2, "`match: crash` takes nothing after it, not \"now\""),
         ("rule op a\n  match: paths value\n", 2, "a path is a JSON Pointer (\"\" or /…), not \"value\""),
         ("rule op a\n  match: paths\n", 2, "`match: paths` needs at least one JSON Pointer"),
@@ -346,4 +348,55 @@ fn a_thrown_message_is_written_escaped() {
         Match::parse(&rendered).unwrap(),
         Match::Threw(message.into())
     );
+}
+
+#[test]
+fn the_second_contract_s_matches() {
+    let ledger = Ledger::parse(
+        "rule op a\n  match: threw-like \"index * out of bounds\"\n  state: accepted\n  reason: r\n\n\
+         rule op b\n  match: threw\n  state: accepted\n  reason: r\n\n\
+         rule op c\n  match: returned\n  state: accepted\n  reason: r\n\n\
+         rule op d\n  match: spelling\n  state: accepted\n  reason: r\n",
+    )
+    .unwrap();
+    assert_eq!(Ledger::parse(&ledger.render()).unwrap(), ledger);
+    let rules = ledger.rules();
+    let threw = |m: &str| Form::Threw(m.into());
+    let different = VerdictKind::Different;
+    let matches = |at: usize, op: &str, form: &Form| {
+        let verdict = if *form == Form::Spelling {
+            VerdictKind::SameValue
+        } else {
+            different
+        };
+        rules[at].matches(&divergent(Some(op), verdict, Some(form)))
+    };
+    assert!(matches(0, "a", &threw("index 3 out of bounds")));
+    assert!(matches(0, "a", &threw("index  out of bounds")));
+    assert!(!matches(0, "a", &threw("index 3 out of range")));
+    assert!(!matches(0, "a", &Form::Returned));
+    assert!(matches(1, "b", &threw("anything")));
+    assert!(!matches(1, "b", &Form::Returned));
+    assert!(matches(2, "c", &Form::Returned));
+    assert!(!matches(2, "c", &threw("x")));
+    assert!(matches(3, "d", &Form::Spelling));
+    assert!(!matches(3, "d", &Form::Returned));
+    assert!(!rules[3].matches(&divergent(Some("d"), VerdictKind::SameValue, None)));
+}
+
+#[test]
+fn wildcards_match_runs_and_single_characters() {
+    use crate::ledger::rules::wildcard;
+    for (glob, text, expected) in [
+        ("*", "", true),
+        ("a*c", "abbbc", true),
+        ("a*c", "abbbd", false),
+        ("a?c", "abc", true),
+        ("a?c", "ac", false),
+        ("*x*y", "axbxcy", true),
+        ("index * at *", "index 3 at line 4", true),
+        ("", "a", false),
+    ] {
+        assert_eq!(wildcard(glob, text), expected, "{glob} {text}");
+    }
 }

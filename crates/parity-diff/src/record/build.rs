@@ -5,11 +5,14 @@
 
 use std::cell::OnceCell;
 
-use super::signature::{cut_chars, pointer_shape, shape, thrown_message, Signature, MESSAGE_CHARS};
+use super::signature::{
+    cut_chars, mask_variable, pointer_shape, shape, ErrorProtocol, Signature, MESSAGE_CHARS,
+};
 use super::weigh;
 use super::{CaseRecord, CaseState, PathRecord, ReasonRecord, VerdictKind};
 use crate::corpus::identity::{fingerprint, CaseId, CaseKey};
 use crate::judge::compare::{Comparison, Verdict};
+use crate::judge::numbers::spelled_element;
 use crate::judge::pointer;
 use crate::ledger::rules::Form;
 use crate::ledger::Ledger;
@@ -44,6 +47,8 @@ pub struct Compared<'a> {
     pub actual: Option<&'a [u8]>,
     /// The verdict, and the values read to reach it.
     pub comparison: Comparison,
+    /// How a result says it threw.
+    pub errors: &'a ErrorProtocol,
 }
 
 /// `#index op "name"`: `#3 sum "sum: no values"`, a long name cut
@@ -201,7 +206,7 @@ pub fn record(
     // weighs.
     let weighed_alone = ledger.is_none() || passes_alone;
     let form = (!weighed_alone)
-        .then(|| weigh::form_of(&compared.comparison))
+        .then(|| weigh::form_of(&compared.comparison, compared.errors))
         .flatten();
     let paths = ledger
         .filter(|ledger| !weighed_alone && !ledger.rules().is_empty())
@@ -374,15 +379,31 @@ fn explain_head(mut record: CaseRecord, explainer: &Explainer, semantic: bool) -
             chars,
         ))
     };
-    let golden_threw = thrown_message(golden).map(|m| m.to_utf8_lossy().into_owned());
-    let actual_threw = thrown_message(actual).map(|m| m.to_utf8_lossy().into_owned());
-    let shown_value = |value: Option<&Value>| {
+    let errors = explainer.compared.errors;
+    // A signature's message: secrets first, then what varies by case.
+    let quote_masked = |text: &str, chars: usize| {
+        let secret_free = explainer.secrets().mask_quoted_text(text);
+        crate::outside::json_string(&cut_chars(&mask_variable(&secret_free), chars))
+    };
+    let golden_threw = errors
+        .thrown(golden)
+        .map(|m| m.to_utf8_lossy().into_owned());
+    let actual_threw = errors
+        .thrown(actual)
+        .map(|m| m.to_utf8_lossy().into_owned());
+    // The value with its numbers as written (`element` is its bytes).
+    let shown_value = |value: Option<&Value>, element: Option<&[u8]>| {
         value.map_or("nothing".to_owned(), |value| {
-            explainer
-                .secrets()
-                .mask_json_text(&compact(value, SUMMARY_VALUE_CHARS))
+            let text = element
+                .and_then(|element| spelled_element(value, element))
+                .map_or_else(
+                    || compact(value, SUMMARY_VALUE_CHARS),
+                    |text| cut_chars(&text, SUMMARY_VALUE_CHARS),
+                );
+            explainer.secrets().mask_json_text(&text)
         })
     };
+    let compared = explainer.compared;
     let (signature, summary) = match &comparison.verdict {
         Verdict::Identical => (
             Signature::new(
@@ -419,13 +440,13 @@ fn explain_head(mut record: CaseRecord, explainer: &Explainer, semantic: bool) -
                     "threw",
                     &format!(
                         "the port threw {} where the golden has a value",
-                        quote(message, MESSAGE_CHARS)
+                        quote_masked(message, MESSAGE_CHARS)
                     ),
                 ),
                 format!(
                     "the port threw {} where the golden has {}",
                     quote(message, 200),
-                    shown_value(golden)
+                    shown_value(golden, compared.golden)
                 ),
             ),
             (Some(message), None) => (
@@ -436,7 +457,7 @@ fn explain_head(mut record: CaseRecord, explainer: &Explainer, semantic: bool) -
                 ),
                 format!(
                     "the port returned {} where the golden threw {}",
-                    shown_value(actual),
+                    shown_value(actual, compared.actual),
                     quote(message, 200)
                 ),
             ),
@@ -528,6 +549,14 @@ fn fill_explanation(record: &mut CaseRecord, explainer: &Explainer) {
                     pointer: path.pointer.clone(),
                     golden: path.golden.as_ref().map(|v| secrets.mask_value(v)),
                     actual: path.actual.as_ref().map(|v| secrets.mask_value(v)),
+                    golden_text: path
+                        .golden_text
+                        .as_deref()
+                        .map(|t| secrets.mask_json_text(t)),
+                    actual_text: path
+                        .actual_text
+                        .as_deref()
+                        .map(|t| secrets.mask_json_text(t)),
                 })
                 .collect();
             record.total_paths = divergence.total;
@@ -571,8 +600,11 @@ fn fill_detail(record: &mut CaseRecord, explainer: &Explainer) {
     record.golden = element(compared.golden);
     record.actual = element(compared.actual);
     record.input = match (explainer.case(), compared.raw_case) {
-        (Some(case), _) => {
-            let text = compact(case, INPUT_CHARS * 4);
+        (Some(case), raw) => {
+            let text = raw.and_then(|raw| spelled_element(case, raw)).map_or_else(
+                || compact(case, INPUT_CHARS * 4),
+                |text| cut_chars(&text, INPUT_CHARS * 4),
+            );
             Some(cut_chars(&secrets.mask_json_text(&text), INPUT_CHARS))
         }
         (None, Some(raw)) => {

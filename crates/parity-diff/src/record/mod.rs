@@ -171,6 +171,36 @@ pub struct PathRecord {
     pub golden: Option<Value>,
     /// The actual value there.
     pub actual: Option<Value>,
+    /// The golden's value with its numbers as written, when that is not
+    /// how `JSON.stringify` prints it (`1e1000`, `-0`, big integers).
+    pub golden_text: Option<String>,
+    /// The actual value's, alike.
+    pub actual_text: Option<String>,
+}
+
+impl PathRecord {
+    /// The golden's value as JSON, its numbers as written.
+    pub fn golden_json(&self) -> Option<std::borrow::Cow<'_, str>> {
+        side_json(self.golden.as_ref(), self.golden_text.as_deref())
+    }
+
+    /// The actual value as JSON, its numbers as written.
+    pub fn actual_json(&self) -> Option<std::borrow::Cow<'_, str>> {
+        side_json(self.actual.as_ref(), self.actual_text.as_deref())
+    }
+}
+
+fn side_json<'a>(
+    value: Option<&Value>,
+    text: Option<&'a str>,
+) -> Option<std::borrow::Cow<'a, str>> {
+    match (text, value) {
+        (Some(text), _) => Some(std::borrow::Cow::Borrowed(text)),
+        (None, Some(value)) => Some(std::borrow::Cow::Owned(
+            String::from_utf8_lossy(&js_exact::to_json(value)).into_owned(),
+        )),
+        (None, None) => None,
+    }
 }
 
 /// One reason why equal values are written differently, masked.

@@ -5,6 +5,8 @@
 //! a value (the port's message is part of the signature: every "not
 //! implemented" of one op is one group), and the reverse.
 
+use std::borrow::Cow;
+
 use crate::judge::pointer;
 use crate::outside;
 use js_exact::{JsString, Value};
@@ -92,12 +94,153 @@ pub fn pointer_shape(pointer: &JsString) -> String {
     pointer::display(&JsString::from(shaped.join("/")))
 }
 
-/// The message of a thrown outcome (`{"threw":true,"message":m}`).
+/// How a result says it threw: a suite's error protocol (`error-flag`,
+/// `error-message`: JSON Pointers into a result element). A result threw
+/// when the value at `flag` is `true` and the value at `message` is a
+/// string, its message; when both name one place, a string there is the
+/// flag and the message at once (`{"error":"…"}`). The default is
+/// `{"threw":true,"message":…}`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ErrorProtocol {
+    /// The flag's JSON Pointer (`/threw`).
+    pub flag: Cow<'static, str>,
+    /// The message's JSON Pointer (`/message`).
+    pub message: Cow<'static, str>,
+}
+
+/// `{"threw":true,"message":…}`.
+pub static DEFAULT_ERRORS: ErrorProtocol = ErrorProtocol {
+    flag: Cow::Borrowed("/threw"),
+    message: Cow::Borrowed("/message"),
+};
+
+impl Default for ErrorProtocol {
+    fn default() -> Self {
+        DEFAULT_ERRORS.clone()
+    }
+}
+
+impl ErrorProtocol {
+    /// The message of a thrown outcome, by this protocol.
+    pub fn thrown<'v>(&self, element: Option<&'v Value>) -> Option<&'v JsString> {
+        let element = element?;
+        let message = value_at(element, &self.message)?.as_js_string()?;
+        if self.flag == self.message {
+            return Some(message);
+        }
+        (value_at(element, &self.flag)? == &Value::Bool(true)).then_some(message)
+    }
+
+    /// Whether this is the default protocol.
+    pub fn is_default(&self) -> bool {
+        *self == DEFAULT_ERRORS
+    }
+}
+
+/// Whether `text` is a JSON Pointer (RFC 6901): empty, or `/` tokens
+/// whose `~` is `~0` or `~1`.
+pub fn is_pointer(text: &str) -> bool {
+    (text.is_empty() || text.starts_with('/'))
+        && text
+            .split('~')
+            .skip(1)
+            .all(|rest| rest.starts_with(['0', '1']))
+}
+
+/// The value a JSON Pointer names in `value`.
+pub fn value_at<'v>(value: &'v Value, pointer: &str) -> Option<&'v Value> {
+    if pointer.is_empty() {
+        return Some(value);
+    }
+    let mut here = value;
+    for token in pointer.strip_prefix('/')?.split('/') {
+        let token = token.replace("~1", "/").replace("~0", "~");
+        here = match here {
+            Value::Object(object) => object.get(&token)?,
+            Value::Array(items) => items.get(token.parse::<usize>().ok()?)?,
+            _ => return None,
+        };
+    }
+    Some(here)
+}
+
+/// The message of a thrown outcome by the default protocol
+/// (`{"threw":true,"message":m}`).
 pub fn thrown_message(element: Option<&Value>) -> Option<&JsString> {
-    let element = element?;
-    (element.get("threw") == &Value::Bool(true))
-        .then(|| element.get("message").as_js_string())
-        .flatten()
+    DEFAULT_ERRORS.thrown(element)
+}
+
+/// A message with what varies between cases of one cause masked, so
+/// that one cause makes one failure group: numbers (`3`, `-1.5e3`,
+/// `0x1f`) become `#` and quoted text (`"…"`, `'…'`, `` `…` ``) becomes
+/// its quotes around `…`. Digits inside a word (`utf8`, `sha256`) stay.
+pub fn mask_variable(message: &str) -> String {
+    let chars: Vec<char> = message.chars().collect();
+    let mut out = String::with_capacity(message.len());
+    let mut at = 0;
+    let word = |c: Option<&char>| c.is_some_and(|c| c.is_alphanumeric() || *c == '_');
+    while at < chars.len() {
+        let c = chars[at];
+        if matches!(c, '"' | '\'' | '`') {
+            // A quote closed on the same line masks what it holds; an
+            // apostrophe inside a word (`don't`) is no quote.
+            let after_letter = at
+                .checked_sub(1)
+                .and_then(|i| chars.get(i))
+                .is_some_and(|c| c.is_alphabetic());
+            let opens = c != '\'' || !after_letter;
+            let close = chars[at + 1..]
+                .iter()
+                .position(|&d| d == c || d == '\n')
+                .filter(|&n| chars[at + 1 + n] == c);
+            if let (true, Some(n)) = (opens, close) {
+                out.push(c);
+                out.push('…');
+                out.push(c);
+                at += n + 2;
+                continue;
+            }
+        }
+        let starts_number =
+            c.is_ascii_digit() || (c == '-' && chars.get(at + 1).is_some_and(char::is_ascii_digit));
+        if starts_number && !word(at.checked_sub(1).and_then(|i| chars.get(i))) {
+            let mut end = at + 1;
+            let hex = c == '0' && matches!(chars.get(end), Some('x' | 'X'));
+            if hex {
+                end += 1;
+            }
+            while let Some(&d) = chars.get(end) {
+                let more = d.is_ascii_digit()
+                    || (hex && d.is_ascii_hexdigit())
+                    || (!hex && d == '.' && chars.get(end + 1).is_some_and(char::is_ascii_digit))
+                    || (!hex
+                        && matches!(d, 'e' | 'E')
+                        && chars
+                            .get(end + 1)
+                            .is_some_and(|n| n.is_ascii_digit() || *n == '-' || *n == '+'));
+                if !more {
+                    break;
+                }
+                end += if matches!(d, 'e' | 'E') && matches!(chars.get(end + 1), Some('-' | '+')) {
+                    2
+                } else {
+                    1
+                };
+            }
+            if !word(chars.get(end)) {
+                out.push('#');
+                at = end;
+                continue;
+            }
+            // A number that runs into a word (`3rd`, `2x`) is a word.
+            out.extend(&chars[at..end]);
+            at = end;
+            continue;
+        }
+        out.push(c);
+        at += 1;
+    }
+    out
 }
 
 /// Text cut to `chars` characters, with `…` when cut.
@@ -148,6 +291,77 @@ mod tests {
             assert_eq!(shape(Some(&value(text))), name);
         }
         assert_eq!(shape(None), "absent");
+    }
+
+    #[test]
+    fn pointers_find_values_and_check_their_syntax() {
+        let element = value(r#"{"a/b":[{"~k":true}],"":1}"#);
+        assert_eq!(value_at(&element, "/a~1b/0/~0k"), Some(&Value::Bool(true)));
+        assert_eq!(value_at(&element, "/"), Some(&Value::Number(1.0)));
+        assert_eq!(value_at(&element, ""), Some(&element));
+        assert_eq!(value_at(&element, "/a~1b/1"), None);
+        assert_eq!(value_at(&element, "a"), None);
+        for good in ["", "/", "/threw", "/a~0b~1c/0"] {
+            assert!(is_pointer(good), "{good}");
+        }
+        for bad in ["threw", "/a~2", "/a~"] {
+            assert!(!is_pointer(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn another_protocol_reads_its_own_places() {
+        let nested = ErrorProtocol {
+            flag: "/status/failed".into(),
+            message: "/status/why".into(),
+        };
+        let threw = value(r#"{"status":{"failed":true,"why":"no"}}"#);
+        assert_eq!(nested.thrown(Some(&threw)).unwrap(), &JsString::from("no"));
+        let default_shape = value(r#"{"threw":true,"message":"no"}"#);
+        assert_eq!(nested.thrown(Some(&default_shape)), None);
+        let failed_false = value(r#"{"status":{"failed":false,"why":"no"}}"#);
+        assert_eq!(nested.thrown(Some(&failed_false)), None);
+    }
+
+    #[test]
+    fn what_varies_in_a_message_is_masked() {
+        for (message, masked) in [
+            ("index 3 out of bounds", "index # out of bounds"),
+            ("index 7 out of bounds", "index # out of bounds"),
+            (
+                "syntax error at line 1, column 17",
+                "syntax error at line #, column #",
+            ),
+            (
+                "cannot index number with \"foo\"",
+                "cannot index number with \"…\"",
+            ),
+            ("key 'a b' missing", "key '…' missing"),
+            ("don't know `x`", "don't know `…`"),
+            ("got -1.5e3 and 0x1F", "got # and #"),
+            (
+                "utf8 and sha256 stay, 3rd too",
+                "utf8 and sha256 stay, 3rd too",
+            ),
+            ("an \"unclosed quote 3", "an \"unclosed quote #"),
+            ("", ""),
+        ] {
+            assert_eq!(mask_variable(message), masked, "{message}");
+        }
+    }
+
+    proptest::proptest! {
+        // Masking twice masks nothing more, and a message differing only
+        // in a number masks alike.
+        #[test]
+        fn masking_is_idempotent(message in "[a-z '\"`0-9.x-]{0,30}", n in 0u32..1000, m in 0u32..1000) {
+            let once = mask_variable(&message);
+            proptest::prop_assert_eq!(mask_variable(&once), once.clone());
+            proptest::prop_assert_eq!(
+                mask_variable(&format!("{message} at {n}")),
+                mask_variable(&format!("{message} at {m}"))
+            );
+        }
     }
 
     #[test]

@@ -6,9 +6,10 @@
 use super::{CaseState, EntryRef, VerdictKind};
 use crate::corpus::identity::CaseId;
 use crate::judge::compare::{Comparison, Verdict};
+use crate::judge::explain::ReasonKind;
 use crate::ledger::rules::{self, Divergent, Form};
 use crate::ledger::Ledger;
-use crate::record::signature::thrown_message;
+use crate::record::signature::ErrorProtocol;
 
 /// What the ledger says of one case.
 #[derive(Debug, Clone, PartialEq)]
@@ -92,14 +93,27 @@ pub fn weigh(ledger: Option<&Ledger>, case: Case) -> Weighed {
 }
 
 /// The form of a compared divergence: the port threw a message the
-/// golden did not throw.
-pub fn form_of(comparison: &Comparison) -> Option<Form> {
-    let Verdict::Different(_) = &comparison.verdict else {
-        return None;
-    };
-    let thrown = thrown_message(comparison.actual.as_ref())?;
-    let golden = thrown_message(comparison.golden.as_ref());
-    (golden != Some(thrown)).then(|| Form::Threw(thrown.to_utf8_lossy().into_owned()))
+/// golden did not throw, returned a value where the golden threw (both
+/// by the suite's error protocol), or wrote only numbers otherwise.
+pub fn form_of(comparison: &Comparison, errors: &ErrorProtocol) -> Option<Form> {
+    match &comparison.verdict {
+        Verdict::SameValue(explanation) => {
+            let reasons = &explanation.reasons;
+            let spelling = !reasons.is_empty()
+                && explanation.total == reasons.len()
+                && reasons.iter().all(|r| r.kind == ReasonKind::NumberForm);
+            spelling.then_some(Form::Spelling)
+        }
+        Verdict::Different(_) => {
+            let golden = errors.thrown(comparison.golden.as_ref());
+            match errors.thrown(comparison.actual.as_ref()) {
+                Some(thrown) => (golden != Some(thrown))
+                    .then(|| Form::Threw(thrown.to_utf8_lossy().into_owned())),
+                None => golden.is_some().then_some(Form::Returned),
+            }
+        }
+        _ => None,
+    }
 }
 
 /// Every place a compared divergence differs at, when all were kept.
@@ -197,7 +211,11 @@ case f.json \"entry\"
     #[test]
     fn forms_and_paths_of_comparisons() {
         let form = |golden: &str, actual: &str| {
-            form_of(&compare_elements(golden.as_bytes(), actual.as_bytes()))
+            let errors = crate::record::signature::DEFAULT_ERRORS.clone();
+            form_of(
+                &compare_elements(golden.as_bytes(), actual.as_bytes()),
+                &errors,
+            )
         };
         let threw = r#"{"threw":true,"message":"no"}"#;
         assert_eq!(
@@ -211,6 +229,30 @@ case f.json \"entry\"
         // The golden threw the same message: the difference is elsewhere.
         assert_eq!(form(r#"{"threw":true,"message":"no","x":1}"#, threw), None);
         assert_eq!(form(r#"{"value":1}"#, r#"{"value":2}"#), None);
+        assert_eq!(form(threw, r#"{"value":1}"#), Some(Form::Returned));
+        assert_eq!(form("[1,2]", "[1.0,2e0]"), Some(Form::Spelling));
+        assert_eq!(
+            form(r#"{"a":1,"b":2}"#, r#"{"b":2,"a":1.0}"#),
+            None,
+            "key order too"
+        );
+        // Another protocol: one member is the flag and the message.
+        let error = ErrorProtocol {
+            flag: "/error".into(),
+            message: "/error".into(),
+        };
+        let other = |golden: &str, actual: &str| {
+            form_of(
+                &compare_elements(golden.as_bytes(), actual.as_bytes()),
+                &error,
+            )
+        };
+        assert_eq!(
+            other(r#"{"value":1}"#, r#"{"error":"no"}"#),
+            Some(Form::Threw("no".into()))
+        );
+        assert_eq!(other(r#"{"value":1}"#, threw), None);
+        assert_eq!(other(r#"{"error":"no"}"#, r#"{"error":"no","x":1}"#), None);
         let paths = |golden: &str, actual: &str| {
             paths_of(&compare_elements(golden.as_bytes(), actual.as_bytes()))
         };

@@ -19,20 +19,21 @@ pub const MAX_VALUE_CHARS: usize = 200;
 
 /// A value for people: compact JSON, cut, or `(absent)`.
 pub fn show_value(value: Option<&Value>) -> String {
-    match value {
+    show_json(value.map(|value| String::from_utf8_lossy(&js::to_json(value)).into_owned()))
+}
+
+/// A value's JSON (its numbers as written: [`PathRecord::golden_json`])
+/// for people: cut, or `(absent)`.
+pub fn show_json(json: Option<impl AsRef<str>>) -> String {
+    match json {
         None => "(absent)".to_owned(),
-        Some(value) => cut(&String::from_utf8_lossy(&js::to_json(value))),
+        Some(json) => cut(json.as_ref()),
     }
 }
 
-/// Whether [`show_value`] cuts this value.
-pub fn is_cut(value: Option<&Value>) -> bool {
-    value.is_some_and(|value| {
-        String::from_utf8_lossy(&js::to_json(value))
-            .chars()
-            .nth(MAX_VALUE_CHARS)
-            .is_some()
-    })
+/// Whether [`show_json`] cuts this value.
+pub fn is_cut(json: Option<impl AsRef<str>>) -> bool {
+    json.is_some_and(|json| json.as_ref().chars().nth(MAX_VALUE_CHARS).is_some())
 }
 
 /// Where two differing strings first part, for people: the offset in
@@ -47,7 +48,7 @@ pub fn first_difference_text(first: &FirstDifference) -> String {
 /// Where two strings part, when a value is long enough to be cut (a
 /// short one is shown whole, its difference in plain sight).
 pub fn cut_first_difference(path: &PathRecord) -> Option<FirstDifference> {
-    let cut = is_cut(path.golden.as_ref()) || is_cut(path.actual.as_ref());
+    let cut = is_cut(path.golden_json()) || is_cut(path.actual_json());
     cut.then(|| first_difference::of_values(path.golden.as_ref(), path.actual.as_ref()))
         .flatten()
 }
@@ -104,9 +105,9 @@ fn is_scalar(value: Option<&Value>) -> bool {
     !matches!(value, None | Some(Value::Array(_)) | Some(Value::Object(_)))
 }
 
-/// A value's line, neutral: [`show_value`] in JSON's notation.
-fn value_text(value: Option<&Value>) -> String {
-    outside::json(&show_value(value)).into_owned()
+/// A value's line, neutral: [`show_json`] in JSON's notation.
+fn value_text(json: Option<Cow<'_, str>>) -> String {
+    outside::json(&show_json(json)).into_owned()
 }
 
 /// The detail lines of a failing case, neutral; a diff keeps at most
@@ -142,11 +143,11 @@ pub fn lines(record: &CaseRecord, diff_lines: usize) -> Vec<Line> {
                 ));
                 out.push(Line::new(
                     LineKind::Golden,
-                    format!("  golden: {}", value_text(path.golden.as_ref())),
+                    format!("  golden: {}", value_text(path.golden_json())),
                 ));
                 out.push(Line::new(
                     LineKind::Actual,
-                    format!("  actual: {}", value_text(path.actual.as_ref())),
+                    format!("  actual: {}", value_text(path.actual_json())),
                 ));
                 first_difference_lines(path, &mut out);
             }

@@ -59,6 +59,8 @@ pub struct ReportOptions {
     pub color: bool,
     /// Count *same value, different bytes* as a pass.
     pub semantic: bool,
+    /// What makes two numbers the same value.
+    pub numbers: crate::judge::numbers::Numbers,
     /// Human and Markdown formats: how many failure groups to print.
     pub max_failures: usize,
     /// Print GitHub Actions annotations on standard error.
@@ -68,6 +70,20 @@ pub struct ReportOptions {
     pub step_summary: bool,
 }
 
+impl ReportOptions {
+    /// What makes two elements the same value, for judging.
+    pub fn judging<'e>(
+        &self,
+        errors: &'e crate::record::signature::ErrorProtocol,
+    ) -> crate::judge::compare::Judging<'e> {
+        crate::judge::compare::Judging {
+            semantic: self.semantic,
+            numbers: self.numbers,
+            errors,
+        }
+    }
+}
+
 impl Default for ReportOptions {
     fn default() -> Self {
         ReportOptions {
@@ -75,6 +91,7 @@ impl Default for ReportOptions {
             quiet: false,
             color: false,
             semantic: false,
+            numbers: crate::judge::numbers::Numbers::Double,
             max_failures: DEFAULT_MAX_FAILURES,
             annotate: false,
             step_summary: false,

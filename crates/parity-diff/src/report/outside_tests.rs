@@ -68,6 +68,7 @@ fn hostile_records() -> Vec<CaseRecord> {
             golden: Some(golden.as_bytes()),
             actual: Some(threw_actual.as_bytes()),
             comparison: compare_elements(golden.as_bytes(), threw_actual.as_bytes()),
+            errors: &crate::record::signature::DEFAULT_ERRORS,
         },
         needs,
         None,

@@ -125,14 +125,14 @@ pub fn record_entry(ledger: &Ledger, mut entry: Entry, state: &EntryState, reaso
     }
 }
 
-/// The rule that accepts every divergence of `form` of an op (`op`), or,
+/// The rule that accepts every divergence `matches` matches of an op (`op`), or,
 /// for cases without an op, of one file (`file`: `rule op *` narrowed to
 /// it); `None` when no rule can name that scope (a file whose name holds
 /// a glob character).
 pub fn op_rule(
     op: Option<String>,
     file: Option<String>,
-    form: &Form,
+    matches: Match,
     state: &EntryState,
     reason: &str,
 ) -> Option<Rule> {
@@ -148,7 +148,7 @@ pub fn op_rule(
     Some(Rule {
         ops,
         files,
-        matches: form.to_match(),
+        matches,
         state: state.clone(),
         reason: reason.to_owned(),
         comments: Vec::new(),

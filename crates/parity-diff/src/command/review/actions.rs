@@ -114,7 +114,7 @@ fn op_rule(
         return Err("its cases differ in op, file or form: accept them with a".into());
     }
     let file = first.entry.op.is_none().then(|| file(first));
-    let rule = edits::op_rule(first.entry.op.clone(), file, form, state, reason)
+    let rule = edits::op_rule(first.entry.op.clone(), file, form.to_match(), state, reason)
         .ok_or("no rule can name its file (its name holds a glob character): accept it with a")?;
     if edits::said(existing, &rule) {
         return Err(format!(

@@ -247,8 +247,8 @@ fn where_it_differs(record: &CaseRecord, width: usize, rows: &mut Vec<Row>) {
         let text = format!(
             "at {}  golden: {}  actual: {}",
             outside::text(&pointer::display(&path.pointer)),
-            outside::json(&detail::show_value(path.golden.as_ref())),
-            outside::json(&detail::show_value(path.actual.as_ref()))
+            outside::json(&detail::show_json(path.golden_json())),
+            outside::json(&detail::show_json(path.actual_json()))
         );
         rows.push(row(Style::Plain, text, width));
         if let Some(first) = detail::cut_first_difference(path) {

@@ -31,6 +31,7 @@ use crate::corpus::Entry as FileEntry;
 use crate::error::InputError;
 use crate::exec::file_run::{self, judge_slot};
 use crate::exec::oracle::{LeakLog, Oracle, OracleOptions, Streamed, Watch};
+use crate::judge::compare::Judging;
 use crate::judge::framing::Framing;
 use crate::judge::pairing::{
     pair, write_selected, HeldCases, Slot, Streamed as StreamedElements, StreamedCases,
@@ -267,7 +268,7 @@ pub fn report_large<C: Consumer>(
     entry: &FileEntry,
     large: &Large,
     output: Streamed,
-    (semantic, framing): (bool, Framing),
+    (judging, framing): (Judging, Framing),
     ledger: Option<&Ledger>,
 ) -> io::Result<()> {
     let file = &entry.name;
@@ -297,7 +298,7 @@ pub fn report_large<C: Consumer>(
         error: &again,
     };
     let rule = file_run::rule(large.selection.as_ref(), large.cases);
-    let judge = |slot: Slot<'_>| judge_slot(consumer, file, slot, (None, None), (ledger, semantic));
+    let judge = |slot: Slot<'_>| judge_slot(consumer, file, slot, (None, None), (ledger, judging));
     if !large.is_array {
         return pair(
             rule,

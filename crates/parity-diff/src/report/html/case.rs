@@ -9,7 +9,7 @@ use super::pane::{self, PaneLine, Shown};
 use super::{esc, esc_json, Brief};
 use crate::judge::pointer;
 use crate::record::{CaseRecord, VerdictKind};
-use crate::report::detail::{cut_first_difference, entry_text, first_difference_text, show_value};
+use crate::report::detail::{cut_first_difference, entry_text, first_difference_text, show_json};
 use js_exact::JsString;
 
 /// A pane's lines stop here, with a fold for the rest.
@@ -118,8 +118,8 @@ fn paths_table(record: &CaseRecord) -> String {
             "<tr><th scope=\"row\"><code>{}</code></th><td class=\"golden\"><code>{}</code></td>\
              <td class=\"actual\"><code>{}</code></td></tr>",
             esc(&pointer::display(&path.pointer)),
-            esc_json(&show_value(path.golden.as_ref())),
-            esc_json(&show_value(path.actual.as_ref()))
+            esc_json(&show_json(path.golden_json())),
+            esc_json(&show_json(path.actual_json()))
         );
         if let Some(first) = cut_first_difference(path) {
             let _ = writeln!(

@@ -237,11 +237,21 @@ pub fn write_case_of(record: &CaseRecord, suite: Option<&str>, out: &mut Vec<u8>
             write_array(&record.paths, out, |path, out| {
                 let mut path_members = Members::open(out);
                 path_members.with("pointer", |out| write_string(&path.pointer, out));
-                if let Some(golden) = &path.golden {
-                    path_members.value("golden", golden);
-                }
-                if let Some(actual) = &path.actual {
-                    path_members.value("actual", actual);
+                // A value whose numbers JSON.stringify would spell otherwise
+                // is written as the oracle wrote it, and its text beside it
+                // for readers whose JSON numbers are doubles.
+                for (key, value, text) in [
+                    ("golden", &path.golden, &path.golden_text),
+                    ("actual", &path.actual, &path.actual_text),
+                ] {
+                    match (value, text) {
+                        (Some(_), Some(text)) => {
+                            path_members.with(key, |out| out.extend_from_slice(text.as_bytes()));
+                            path_members.str(&format!("{key}Text"), text);
+                        }
+                        (Some(value), None) => path_members.value(key, value),
+                        (None, _) => {}
+                    }
                 }
                 let first = first_difference::of_values(path.golden.as_ref(), path.actual.as_ref());
                 if let Some(first) = first {
@@ -299,6 +309,8 @@ pub fn read_case(value: &Value) -> Option<CaseRecord> {
                 pointer: pointer(path)?,
                 golden: side("golden"),
                 actual: side("actual"),
+                golden_text: string(path.get("goldenText")),
+                actual_text: string(path.get("actualText")),
             })
         })
         .collect::<Option<Vec<_>>>()?;

@@ -50,6 +50,8 @@ fn sample() -> CaseRecord {
             pointer: JsString::from_utf16(&[0x2f, 0xd800]),
             golden: Some(Value::from("x")),
             actual: None,
+            golden_text: None,
+            actual_text: None,
         }],
         total_paths: 4,
         reasons: Vec::new(),
@@ -243,6 +245,8 @@ fn the_case_object_is_the_bytes_json_stringify_writes_for_it() {
             )
             .unwrap(),
         ),
+        golden_text: None,
+        actual_text: None,
     });
     different.entry = Some(EntryRef {
         state: EntryState::Accepted,
@@ -265,6 +269,34 @@ fn the_case_object_is_the_bytes_json_stringify_writes_for_it() {
         );
         assert_eq!(&round_trip(record), record);
     }
+}
+
+#[test]
+fn numbers_are_written_as_the_oracle_wrote_them_and_read_back() {
+    let mut record = sample();
+    let spelled = r#"{"1":null,"z":[1,-0,1e1000,100000000000000000000001]}"#;
+    record.paths = vec![PathRecord {
+        pointer: JsString::from("/a"),
+        golden: Some(js::parse(b"[0]", TextMode::LossyUtf8).unwrap()),
+        actual: Some(js::parse(spelled.as_bytes(), TextMode::LossyUtf8).unwrap()),
+        golden_text: None,
+        actual_text: Some(spelled.into()),
+    }];
+    let text = String::from_utf8(written(&record)).unwrap();
+    // The value itself as written, and its text for double-reading readers.
+    assert!(text.contains(&format!(r#""actual":{spelled}"#)), "{text}");
+    assert!(
+        text.contains(
+            r#""actualText":"{\"1\":null,\"z\":[1,-0,1e1000,100000000000000000000001]}""#
+        ),
+        "{text}"
+    );
+    assert!(text.contains(r#""golden":[0],"#), "{text}");
+    assert!(!text.contains("goldenText"), "{text}");
+    let read = round_trip(&record);
+    assert_eq!(read.paths[0].actual_text.as_deref(), Some(spelled));
+    assert_eq!(read.paths[0].actual_json().as_deref(), Some(spelled));
+    assert_eq!(read.paths[0].golden_json().as_deref(), Some("[0]"));
 }
 
 #[test]
