@@ -5,4 +5,5 @@
 
 mod hostile_config;
 mod memory;
+mod secrets_in_structure;
 mod standalone;
