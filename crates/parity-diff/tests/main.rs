@@ -6,5 +6,6 @@
 mod glob_bounds;
 mod hostile_config;
 mod memory;
+mod merge_forged;
 mod secrets_in_structure;
 mod standalone;
