@@ -3,6 +3,7 @@
 //! run our oracle binary, the bundled corpus or the example port are the
 //! root package's (`tests/main.rs` at the workspace's root).
 
+mod delta_budget;
 mod glob_bounds;
 mod hostile_config;
 mod memory;
