@@ -4,6 +4,7 @@
 //! root package's (`tests/main.rs` at the workspace's root).
 
 mod delta_budget;
+mod fuzz_long_op;
 mod glob_bounds;
 mod hostile_config;
 mod memory;
