@@ -96,21 +96,21 @@ impl Glob {
                 '*' => {
                     let run = chars[at..].iter().take_while(|&&c| c == '*').count();
                     at += run;
-                    if run == 1 {
-                        tokens.push(Token::Star);
-                        continue;
+                    // Stars pair from the left, as `**` then `*`: `***/`
+                    // is `**` and `*/`, so its `/` is not optional. Pairs
+                    // before the last are one `**` (both take anything).
+                    let (pairs, odd) = (run / 2, run % 2 == 1);
+                    if pairs >= 2 {
+                        tokens.push(Token::Stars {
+                            before_slash: false,
+                        });
                     }
-                    let before_slash = chars.get(at) == Some(&'/');
-                    // `**/**/` is `**/`: a chain of them would make each
-                    // step of the match walk the whole chain.
-                    let repeats = before_slash
-                        && tokens.len() >= 2
-                        && tokens[tokens.len() - 2] == (Token::Stars { before_slash: true })
-                        && tokens[tokens.len() - 1] == Token::Literal('/');
-                    if repeats {
-                        at += 1;
-                    } else {
+                    if pairs >= 1 {
+                        let before_slash = !odd && chars.get(at) == Some(&'/');
                         tokens.push(Token::Stars { before_slash });
+                    }
+                    if odd {
+                        tokens.push(Token::Star);
                     }
                 }
                 '?' => {
@@ -237,23 +237,26 @@ fn class(inside: &[char]) -> Token {
 /// stretch is ever tried twice (backtracking takes exponential time on
 /// `**a**a**a**a**a**a**b` against a long path).
 fn matches_at(tokens: &[Token], text: &str) -> bool {
-    // `live[k]`: the text read so far is matched by `tokens[..k]`.
-    let mut live = vec![false; tokens.len() + 1];
-    let mut next = vec![false; tokens.len() + 1];
-    live[0] = true;
+    // `live[k]`: the text read so far is matched by `tokens[..k]`:
+    // [`ENTERED`] when token `k` has taken nothing yet, [`STAYED`] when a
+    // star there has taken characters (a `**/` may skip its `/` only
+    // while its `**` has taken nothing).
+    let mut live = vec![DEAD; tokens.len() + 1];
+    let mut next = vec![DEAD; tokens.len() + 1];
+    live[0] = ENTERED;
     close(tokens, &mut live);
     for c in text.chars() {
-        next.fill(false);
+        next.fill(DEAD);
         let mut any = false;
         for (k, token) in tokens.iter().enumerate() {
-            if !live[k] {
+            if live[k] == DEAD {
                 continue;
             }
             match token {
-                Token::Star if c != '/' => next[k] = true,
+                Token::Star if c != '/' => next[k] = next[k].max(STAYED),
                 Token::Star => {}
-                Token::Stars { .. } => next[k] = true,
-                token if token.takes(c) => next[k + 1] = true,
+                Token::Stars { .. } => next[k] = next[k].max(STAYED),
+                token if token.takes(c) => next[k + 1] = ENTERED,
                 _ => continue,
             }
             any = true;
@@ -264,25 +267,32 @@ fn matches_at(tokens: &[Token], text: &str) -> bool {
         close(tokens, &mut next);
         std::mem::swap(&mut live, &mut next);
     }
-    live[tokens.len()]
+    live[tokens.len()] != DEAD
 }
+
+const DEAD: u8 = 0;
+const STAYED: u8 = 1;
+const ENTERED: u8 = 2;
 
 /// Adds the states a star reaches by taking nothing. Those steps all go
 /// forward, so one pass in order finds them all.
-fn close(tokens: &[Token], live: &mut [bool]) {
+fn close(tokens: &[Token], live: &mut [u8]) {
     for (k, token) in tokens.iter().enumerate() {
-        if !live[k] {
+        if live[k] == DEAD {
             continue;
         }
         match token {
             Token::Star
             | Token::Stars {
                 before_slash: false,
-            } => live[k + 1] = true,
+            } => live[k + 1] = ENTERED,
             Token::Stars { before_slash: true } => {
-                live[k + 1] = true;
-                // The `/` after it is a literal token: skip it too.
-                live[k + 2] = true;
+                live[k + 1] = ENTERED;
+                // Taking nothing, `**/` takes no `/` either: the literal
+                // token after it is skipped too.
+                if live[k] == ENTERED {
+                    live[k + 2] = ENTERED;
+                }
             }
             _ => {}
         }
@@ -413,14 +423,8 @@ mod tests {
         assert_eq!(Glob::new(&one_class).unwrap().tokens.len(), 1);
         let error = Glob::new(&"[".repeat(16_000)).unwrap_err();
         assert!(error.contains("16000 characters"), "{error}");
-        // `**/**/` is `**/`.
-        assert_eq!(
-            Glob::new("**/**/**/x").unwrap(),
-            Glob {
-                source: "**/**/**/x".into(),
-                ..Glob::new("**/x").unwrap()
-            }
-        );
+        // A run of stars is at most three tokens, however long.
+        assert_eq!(Glob::new(&"*".repeat(4001)).unwrap().tokens.len(), 3);
     }
 
     proptest::proptest! {
