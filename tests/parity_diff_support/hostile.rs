@@ -5,7 +5,8 @@
 //! (U+200E, U+200F, U+061C) and invisible characters (zero-width, BOM,
 //! tags), line separators, a name of 325 characters (cut in reports), a mention and a link in names and ops, lone surrogates,
 //! file names that are not UTF-8, a long string that differs at its end,
-//! a case whose token the port quotes back, a port whose stderr holds
+//! a case whose token the port quotes back (and answers as a key, glued
+//! to `Bearer` and cut short), a port whose stderr holds
 //! terminal escapes, a ledger reason with ESC, an orphaned golden and an
 //! orphaned ledger entry.
 //!
@@ -228,6 +229,18 @@ fn files() -> Vec<File> {
                     ),
                     &value(r#"{"joined":true}"#),
                     r#"{"threw":true,"message":"rejected"}"#,
+                ),
+                // Issue 40: the token as a key (in every JSON Pointer),
+                // glued to other text, and cut short.
+                case(
+                    &format!(
+                        r#"{{"name":"token: as a key","op":"remoteJoinPayload","token":"{SECRET}"}}"#
+                    ),
+                    &value(r#"{"joined":true}"#),
+                    &value(&format!(
+                        r#"{{"joined":true,"{SECRET}":"X","Bearer{SECRET}":1,"cut":"{}"}}"#,
+                        &SECRET[..SECRET.len() - 3]
+                    )),
                 ),
             ],
         },

@@ -20,6 +20,9 @@ use super::object::Object;
 use super::string::{push_code_unit_to, push_wtf8_to, whole_characters_len, JsStr, JsString};
 use super::value::Value;
 
+#[path = "skip.rs"]
+mod skip;
+
 /// How the bytes of the input are to be decoded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TextMode {

@@ -13,14 +13,13 @@
 //! case's own secret) stays visible ([`Secrets::for_divergence`]).
 //! docs/REDACTION.md is the user's account.
 
+mod find;
 mod scan;
 #[cfg(test)]
 mod tests;
 
-use std::borrow::Cow;
-use std::collections::BTreeMap;
-
 use js_exact::{self as js, JsString, Value};
+use std::borrow::Cow;
 
 /// What a masked secret shows as.
 pub const MASK: &str = "<redacted>";
@@ -313,7 +312,7 @@ impl Secrets {
                 !case.touches(secret)
                     && shown
                         .iter()
-                        .any(|text| whole_words(text, secret).next().is_some())
+                        .any(|text| find::whole_words(text, secret).next().is_some())
                     && holds(golden, secret) != holds(actual, secret)
             })
             .cloned()
@@ -341,7 +340,7 @@ impl Secrets {
     /// taken as data: use [`Secrets::mask_json_text`] or
     /// [`Secrets::mask_quoted_text`] where it may hold the report's words.
     pub fn mask(&self, text: &str) -> String {
-        splice(text, &self.whole_words_in(text, None))
+        find::splice(text, &self.ranges_in(text, None), MASK)
     }
 
     /// A JSON text (an element, a case, a value, cut or whole) with the
@@ -374,34 +373,14 @@ impl Secrets {
             literals.push((start, end));
             at = end + 1;
         }
-        splice(json, &secrets.whole_words_in(json, Some(&literals)))
+        find::splice(json, &secrets.ranges_in(json, Some(&literals)), MASK)
     }
 
-    /// Where the secrets stand as whole words in `text` (inside one of
-    /// `spans`, when given), sorted; where secrets overlap, the longer
-    /// one, tried first, wins. One search of the text per secret.
-    fn whole_words_in(&self, text: &str, spans: Option<&[(usize, usize)]>) -> Vec<(usize, usize)> {
-        let mut taken: BTreeMap<usize, usize> = BTreeMap::new();
-        for secret in &self.values {
-            for at in whole_words(text, secret) {
-                let end = at + secret.len();
-                let inside = match spans {
-                    None => true,
-                    Some(spans) => {
-                        let index = spans.partition_point(|&(start, _)| start <= at);
-                        index > 0 && spans[index - 1].1 >= end
-                    }
-                };
-                let overlaps = taken
-                    .range(..end)
-                    .next_back()
-                    .is_some_and(|(_, &taken_end)| taken_end > at);
-                if inside && !overlaps {
-                    taken.insert(at, end);
-                }
-            }
-        }
-        taken.into_iter().collect()
+    /// Where the secrets stand in `text` (inside one of `spans`, when
+    /// given): as whole words, glued to other text, or cut short
+    /// ([`find::ranges`]); sorted and disjoint.
+    fn ranges_in(&self, text: &str, spans: Option<&[(usize, usize)]>) -> Vec<(usize, usize)> {
+        find::ranges(&self.values, text, spans)
     }
 
     /// Free text quoted from elsewhere (an oracle's standard error) with
@@ -412,6 +391,45 @@ impl Secrets {
         let mut found = Vec::new();
         scan::scan_text(text, &mut found);
         self.with_found(found).mask(text)
+    }
+
+    /// A JSON Pointer with every secret masked in its keys, and every
+    /// value the token patterns find there: a port that answers with the
+    /// case's token as a key (`{"<token>":"X"}`) must not print it in
+    /// `different at /<token>`, nor have `accept` write it into the
+    /// ledger. A pointer with nothing to mask comes back unchanged (a
+    /// lone surrogate in a key included).
+    pub fn mask_pointer(&self, pointer: &JsString) -> JsString {
+        if !has_keys(pointer) {
+            return pointer.clone();
+        }
+        let text = pointer.to_utf8_lossy();
+        // Key by key, unescaped: a cut secret that held a `/` is masked
+        // as the key it stands in, not as `~1` glued to other text.
+        let mut changed = false;
+        let tokens: Vec<String> = text
+            .split('/')
+            .map(|token| {
+                if !token.contains('~') {
+                    let masked = self.mask_quoted_text(token);
+                    changed |= masked != token;
+                    return masked;
+                }
+                let key = token.replace("~1", "/").replace("~0", "~");
+                let masked = self.mask_quoted_text(&key);
+                if masked == key {
+                    token.to_owned()
+                } else {
+                    changed = true;
+                    masked.replace('~', "~0").replace('/', "~1")
+                }
+            })
+            .collect();
+        if changed {
+            JsString::from(tokens.join("/"))
+        } else {
+            pointer.clone()
+        }
     }
 
     /// A copy of a value with every secret masked inside its strings (and
@@ -430,14 +448,11 @@ impl Secrets {
     fn mask_value_with(&self, value: &Value) -> Value {
         let mask_text = |text: &JsString| {
             let lossy = text.to_utf8_lossy();
-            if self
-                .values
-                .iter()
-                .any(|secret| lossy.contains(secret.as_str()))
-            {
-                JsString::from(self.mask(&lossy))
-            } else {
+            let ranges = self.ranges_in(&lossy, None);
+            if ranges.is_empty() {
                 text.clone()
+            } else {
+                JsString::from(find::splice(&lossy, &ranges, MASK))
             }
         };
         match value {
@@ -457,6 +472,15 @@ impl Secrets {
             other => other.clone(),
         }
     }
+}
+
+/// Whether a JSON Pointer names an object key (not only array indices):
+/// only then can it hold a secret, and most pointers do not.
+pub fn has_keys(pointer: &JsString) -> bool {
+    !pointer
+        .to_utf8_lossy()
+        .split('/')
+        .all(|token| token.bytes().all(|byte| byte.is_ascii_digit()))
 }
 
 /// The walk behind [`Secrets::harvest`].
@@ -533,7 +557,11 @@ fn shown_strings<'v>(shown: impl IntoIterator<Item = &'v Value>) -> Vec<Cow<'v, 
 
 /// Whether a string or a key of `side` holds `secret` as a whole word.
 fn holds(side: Option<&Value>, secret: &str) -> bool {
-    let has_word = |text: &JsString| whole_words(&text.to_utf8_lossy(), secret).next().is_some();
+    let has_word = |text: &JsString| {
+        find::whole_words(&text.to_utf8_lossy(), secret)
+            .next()
+            .is_some()
+    };
     let mut stack: Vec<&Value> = side.into_iter().collect();
     while let Some(value) = stack.pop() {
         match value {
@@ -558,53 +586,23 @@ fn longest_first(values: &mut Vec<String>) {
     values.dedup();
 }
 
-/// Characters that continue a word: a secret next to one of them is part
-/// of some longer text, not the secret itself.
-fn is_word(c: Option<char>) -> bool {
-    c.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '-')
-}
-
-/// Where `secret` stands as a whole word in `text`: a boundary is needed
-/// only where the secret itself has a word character at that edge.
-fn whole_words<'t>(text: &'t str, secret: &'t str) -> impl Iterator<Item = usize> + 't {
-    let open_free = !is_word(secret.chars().next());
-    let close_free = !is_word(secret.chars().next_back());
-    text.match_indices(secret)
-        .map(|(at, _)| at)
-        .filter(move |&at| {
-            let end = at + secret.len();
-            (open_free || !is_word(text[..at].chars().next_back()))
-                && (close_free || !is_word(text[end..].chars().next()))
-        })
-}
-
-/// The text with each of the (sorted, disjoint) ranges replaced by the
-/// mask.
-fn splice(text: &str, ranges: &[(usize, usize)]) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut copied = 0;
-    for &(start, end) in ranges {
-        out.push_str(&text[copied..start]);
-        out.push_str(MASK);
-        copied = end;
-    }
-    out.push_str(&text[copied..]);
-    out
-}
-
-/// The ways a secret can stand in a report: as text, as the inside of a
-/// JSON string literal, and as the inside of a JSON string holding JSON
-/// (`--runtime-defaults` carries such text).
+/// The ways a secret can stand in a report: as text, as a key in a JSON
+/// Pointer, as the inside of a JSON string literal, and as the inside of
+/// a JSON string holding JSON (`--runtime-defaults` carries such text).
 fn written_forms(secret: &str) -> Vec<String> {
     let plain = secret.to_owned();
+    let mut forms = vec![plain];
+    if secret.contains(['~', '/']) {
+        // As a key inside a JSON Pointer (RFC 6901 escapes).
+        forms.push(secret.replace('~', "~0").replace('/', "~1"));
+    }
     if !secret
         .bytes()
         .any(|byte| byte == b'"' || byte == b'\\' || byte < 0x20)
     {
-        // Nothing to escape: every form is the text itself.
-        return vec![plain];
+        // Nothing (else) to escape.
+        return forms;
     }
-    let mut forms = vec![plain];
     let mut current = JsString::from(secret);
     for _ in 0..2 {
         let literal = js::to_json(&Value::String(current));

@@ -130,36 +130,25 @@ fn check_shards(paths: &[PathBuf]) -> Result<(ReportHead, Vec<&Path>), InputErro
             )));
         }
     }
-    let mut by_index: Vec<Option<&Path>> = vec![None; shard.count];
-    for (head, path) in &heads {
-        let Some(this) = head.shard else { continue };
-        let slot = &mut by_index[this.index - 1];
-        if let Some(earlier) = slot {
+    // Nothing is allocated by the N a report claims: it is checked
+    // against the reports given first.
+    let mut by_index: Vec<(usize, &Path)> = heads
+        .iter()
+        .filter_map(|(head, path)| Some((head.shard?.index, *path)))
+        .collect();
+    by_index.sort_by_key(|&(index, _)| index);
+    for pair in by_index.windows(2) {
+        if pair[0].0 == pair[1].0 {
             return Err(InputError::new(format!(
                 "overlapping shards: {} and {} are both shard {}",
-                earlier.display(),
-                path.display(),
-                shard_name(this.index, this.count)
+                pair[0].1.display(),
+                pair[1].1.display(),
+                shard_name(pair[0].0, shard.count)
             )));
         }
-        *slot = Some(path);
     }
-    let missing: Vec<String> = by_index
-        .iter()
-        .enumerate()
-        .filter(|(_, path)| path.is_none())
-        .map(|(at, _)| shard_name(at + 1, shard.count))
-        .collect();
-    if !missing.is_empty() {
-        return Err(InputError::new(format!(
-            "missing {}: {} (merge needs every shard of the run)",
-            if missing.len() == 1 {
-                "shard"
-            } else {
-                "shards"
-            },
-            missing.join(", ")
-        )));
+    if by_index.len() != shard.count {
+        return Err(missing_shards(&by_index, shard.count));
     }
     // The ranges follow from N and the case count; a mismatch means a
     // report was edited or made by another planner.
@@ -187,8 +176,42 @@ fn check_shards(paths: &[PathBuf]) -> Result<(ReportHead, Vec<&Path>), InputErro
         )));
     }
     let first = first.clone();
-    let ordered = by_index.into_iter().flatten().collect();
+    let ordered = by_index.into_iter().map(|(_, path)| path).collect();
     Ok((first, ordered))
+}
+
+/// How many missing shards are named; the rest are counted.
+const MISSING_NAMED: usize = 10;
+
+/// The error for shards that were not given (`present`: the indexes
+/// given, sorted and distinct, all in 1..=`count`), naming the first few
+/// only: a forged N of 10^8 must not make a message of 10^8 names.
+fn missing_shards(present: &[(usize, &Path)], count: usize) -> InputError {
+    let mut named = Vec::new();
+    let mut next = 1;
+    for index in present
+        .iter()
+        .map(|&(index, _)| index)
+        .chain(std::iter::once(count + 1))
+    {
+        while next < index && named.len() < MISSING_NAMED {
+            named.push(shard_name(next, count));
+            next += 1;
+        }
+        next = index + 1;
+    }
+    let missing = count - present.len();
+    let more = missing - named.len();
+    InputError::new(format!(
+        "missing {}: {}{} (merge needs every shard of the run)",
+        if missing == 1 { "shard" } else { "shards" },
+        named.join(", "),
+        if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        }
+    ))
 }
 
 /// Two problems of one file (a file straddling shards) as one: the first
@@ -335,6 +358,58 @@ fn check_shard_rules(shards: &[Vec<RuleFinding>], paths: &[&Path]) -> Result<(),
     Ok(())
 }
 
+/// What one shard's report accounts for, to check against the range of
+/// cases it claims: a record removed from a shard (a failing case
+/// deleted to pass the merge) or added to it is found.
+#[derive(Debug, Default)]
+struct Held {
+    /// Its case records.
+    records: usize,
+    /// Those of them that are `missing`: a golden's element past the
+    /// last case of its file is one, and is no case of the range.
+    missing: usize,
+    /// The cases its files' errors skipped.
+    skipped: usize,
+    /// Whether a file's golden was missing: its cases are in the range
+    /// but no record or count says how many.
+    uncounted: bool,
+}
+
+impl Held {
+    fn file(&mut self, problem: Option<&Problem>) {
+        match problem {
+            Some(Problem::Error { skipped, .. }) => {
+                self.skipped = self.skipped.saturating_add(*skipped)
+            }
+            Some(Problem::MissingGolden { .. }) => self.uncounted = true,
+            _ => {}
+        }
+    }
+
+    fn check(&self, path: &Path, from: usize, to: usize) -> Result<(), InputError> {
+        let claimed = to - from;
+        let most = self.records.saturating_add(self.skipped);
+        let least = most - self.missing;
+        if least <= claimed && (claimed <= most || self.uncounted) {
+            return Ok(());
+        }
+        Err(InputError::new(format!(
+            "{} is the shard of cases {from}..{to} ({claimed} cases) but accounts for {} \
+             ({} records, {} of them `missing`, {} skipped by errors): a record was removed \
+             or added; merge combines the unedited reports of one run",
+            outside::text(&path.display().to_string()),
+            if least == most {
+                least.to_string()
+            } else {
+                format!("{least} to {most}")
+            },
+            self.records,
+            self.missing,
+            self.skipped
+        )))
+    }
+}
+
 /// Runs `merge`.
 pub fn merge_command(args: &MergeArgs, out: impl Write) -> Result<Totals, InputError> {
     let (head, paths) = check_shards(&args.reports)?;
@@ -364,20 +439,26 @@ pub fn merge_command(args: &MergeArgs, out: impl Write) -> Result<Totals, InputE
     // shard whose report does not say (no ledger, or an older report).
     let mut shard_rules = Vec::with_capacity(paths.len());
     for &path in &paths {
-        let (mut reader, _) = ReportReader::open(path)?;
+        let (mut reader, head) = ReportReader::open(path)?;
         shard_rules.push(None);
         merger.shard = path.display().to_string();
+        let mut held = Held::default();
         // Goldens without a case file are the merge's to find.
         let mut skipping = false;
         while let Some(item) = reader.next_item()? {
             match item {
                 Item::File(file) => {
                     skipping = matches!(file.problem, Some(Problem::OrphanGolden { .. }));
+                    held.file(file.problem.as_ref());
                     if !skipping {
                         merger.file(file)?;
                     }
                 }
-                Item::Case(record) if !skipping => merger.case(*record)?,
+                Item::Case(record) if !skipping => {
+                    held.records += 1;
+                    held.missing += usize::from(record.verdict == VerdictKind::Missing);
+                    merger.case(*record)?
+                }
                 Item::Case(_) | Item::EndFile => {}
                 Item::ShardRules(rules) => {
                     if let Some(last) = shard_rules.last_mut() {
@@ -387,6 +468,9 @@ pub fn merge_command(args: &MergeArgs, out: impl Write) -> Result<Totals, InputE
                 // The tail is recomputed from the records.
                 _ => {}
             }
+        }
+        if let Some(shard) = head.shard {
+            held.check(path, shard.from, shard.to)?;
         }
     }
     merger.close()?;

@@ -7,30 +7,134 @@
 //! character of (or not of) a set. A pattern with no `/` also matches
 //! the file name alone, so `--filter 'ipc*'` finds `deep/ipc.json`.
 
+/// The longest pattern taken, in characters: matching takes time
+/// proportional to the pattern's tokens times the path's characters, and
+/// memory proportional to the tokens, so a bound on the pattern keeps
+/// each match linear in the path (no path is longer than 4096 bytes
+/// either).
+pub const MAX_PATTERN_CHARS: usize = 4096;
+
 /// A compiled pattern.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Glob {
-    pattern: Vec<char>,
+    source: String,
+    tokens: Vec<Token>,
     anywhere: bool,
+    last: LastAnswer,
+}
+
+/// The last path matched and the answer: a rule's glob is asked about
+/// every case of a file in turn, and a long pattern against a long name
+/// costs their lengths' product each time.
+#[derive(Debug, Default)]
+struct LastAnswer(std::sync::Mutex<Option<(Box<str>, bool)>>);
+
+impl Clone for LastAnswer {
+    fn clone(&self) -> Self {
+        LastAnswer::default()
+    }
+}
+
+/// A memo, not part of the pattern: two globs of one pattern are equal.
+impl PartialEq for LastAnswer {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for LastAnswer {}
+
+/// One step of a compiled pattern: classes are parsed once, here, not at
+/// every character they are tried against.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Token {
+    /// A character that matches itself (a `/` included).
+    Literal(char),
+    /// `?`: any one character but `/`.
+    One,
+    /// `[…]`: one character but `/` of (or, negated, not of) the ranges.
+    Class {
+        negated: bool,
+        ranges: Vec<(char, char)>,
+    },
+    /// `*`: a run of characters up to a `/`.
+    Star,
+    /// `**`: any run of characters; before a `/` (`**/`), it may also
+    /// take nothing, that `/` included.
+    Stars { before_slash: bool },
+}
+
+impl Token {
+    /// Whether a token that takes one character takes `c`.
+    fn takes(&self, c: char) -> bool {
+        match self {
+            Token::Literal(literal) => *literal == c,
+            Token::One => c != '/',
+            Token::Class { negated, ranges } => {
+                c != '/' && ranges.iter().any(|&(lo, hi)| lo <= c && c <= hi) != *negated
+            }
+            Token::Star | Token::Stars { .. } => false,
+        }
+    }
 }
 
 impl Glob {
-    /// Compiles a pattern; an unclosed `[` is an error.
+    /// Compiles a pattern; an unclosed `[` or a pattern longer than
+    /// [`MAX_PATTERN_CHARS`] is an error.
     pub fn new(pattern: &str) -> Result<Self, String> {
         let chars: Vec<char> = pattern.chars().collect();
+        if chars.len() > MAX_PATTERN_CHARS {
+            return Err(format!(
+                "a glob of {} characters is longer than the {MAX_PATTERN_CHARS} taken",
+                chars.len()
+            ));
+        }
+        let mut tokens = Vec::new();
         let mut at = 0;
         while at < chars.len() {
-            if chars[at] == '[' {
-                match class_end(&chars, at) {
-                    Some(end) => at = end,
-                    None => return Err(format!("unclosed '[' in filter pattern {pattern:?}")),
+            match chars[at] {
+                '*' => {
+                    let run = chars[at..].iter().take_while(|&&c| c == '*').count();
+                    at += run;
+                    // Stars pair from the left, as `**` then `*`: `***/`
+                    // is `**` and `*/`, so its `/` is not optional. Pairs
+                    // before the last are one `**` (both take anything).
+                    let (pairs, odd) = (run / 2, run % 2 == 1);
+                    if pairs >= 2 {
+                        tokens.push(Token::Stars {
+                            before_slash: false,
+                        });
+                    }
+                    if pairs >= 1 {
+                        let before_slash = !odd && chars.get(at) == Some(&'/');
+                        tokens.push(Token::Stars { before_slash });
+                    }
+                    if odd {
+                        tokens.push(Token::Star);
+                    }
+                }
+                '?' => {
+                    tokens.push(Token::One);
+                    at += 1;
+                }
+                '[' => {
+                    let Some(end) = class_end(&chars, at) else {
+                        return Err(format!("unclosed '[' in filter pattern {pattern:?}"));
+                    };
+                    tokens.push(class(&chars[at + 1..end]));
+                    at = end + 1;
+                }
+                literal => {
+                    tokens.push(Token::Literal(literal));
+                    at += 1;
                 }
             }
-            at += 1;
         }
         Ok(Glob {
             anywhere: !pattern.contains('/'),
-            pattern: chars,
+            source: pattern.to_owned(),
+            tokens,
+            last: LastAnswer::default(),
         })
     }
 
@@ -48,24 +152,43 @@ impl Glob {
                 c => pattern.push(c),
             }
         }
-        // Every `[` opened here is closed.
-        Glob::new(&pattern).unwrap_or_else(|_| unreachable!("{pattern}"))
+        Glob {
+            anywhere: !pattern.contains('/'),
+            tokens: name.chars().map(Token::Literal).collect(),
+            source: pattern,
+            last: LastAnswer::default(),
+        }
     }
 
     /// The pattern as it was given.
     pub fn pattern(&self) -> String {
-        self.pattern.iter().collect()
+        self.source.clone()
     }
 
     /// Whether a relative path (components joined by `/`) matches.
     pub fn matches(&self, path: &str) -> bool {
-        let text: Vec<char> = path.chars().collect();
-        if matches_at(&self.pattern, &text) {
+        // Another thread asking at once computes its answer itself.
+        if let Ok(mut last) = self.last.0.try_lock() {
+            if let Some((last_path, answer)) = last.as_ref() {
+                if **last_path == *path {
+                    return *answer;
+                }
+            }
+            let answer = self.answer(path);
+            *last = Some((path.into(), answer));
+            return answer;
+        }
+        self.answer(path)
+    }
+
+    fn answer(&self, path: &str) -> bool {
+        if matches_at(&self.tokens, path) {
             return true;
         }
         if self.anywhere {
-            let name_start = text.iter().rposition(|&c| c == '/').map_or(0, |at| at + 1);
-            return name_start > 0 && matches_at(&self.pattern, &text[name_start..]);
+            if let Some(slash) = path.rfind('/') {
+                return matches_at(&self.tokens, &path[slash + 1..]);
+            }
         }
         false
     }
@@ -81,91 +204,99 @@ fn class_end(pattern: &[char], open: usize) -> Option<usize> {
     if pattern.get(at) == Some(&']') {
         at += 1;
     }
-    while at < pattern.len() {
-        if pattern[at] == ']' {
-            return Some(at);
-        }
-        at += 1;
-    }
-    None
+    pattern[at.min(pattern.len())..]
+        .iter()
+        .position(|&c| c == ']')
+        .map(|offset| at + offset)
 }
 
-fn class_matches(class: &[char], c: char) -> bool {
-    let (negated, class) = match class.split_first() {
+/// The class between `[` and `]`.
+fn class(inside: &[char]) -> Token {
+    let (negated, inside) = match inside.split_first() {
         Some(('!', rest)) => (true, rest),
-        _ => (false, class),
+        _ => (false, inside),
     };
-    let mut found = false;
+    let mut ranges = Vec::new();
     let mut at = 0;
-    while at < class.len() {
-        if at + 2 < class.len() && class[at + 1] == '-' {
-            found |= class[at] <= c && c <= class[at + 2];
+    while at < inside.len() {
+        if at + 2 < inside.len() && inside[at + 1] == '-' {
+            ranges.push((inside[at], inside[at + 2]));
             at += 3;
         } else {
-            found |= class[at] == c;
+            ranges.push((inside[at], inside[at]));
             at += 1;
         }
     }
-    found != negated
+    Token::Class { negated, ranges }
 }
 
-/// Whether `pattern` matches the whole of `text`, in time and memory
-/// proportional to their lengths' product: a table of whether
-/// `pattern[i..]` matches `text[j..]`, filled from the ends. (Trying each
-/// way a star could stretch, as a backtracking matcher does, takes
-/// exponential time on `**a**a**a**a**a**a**b` against a long path.)
-fn matches_at(pattern: &[char], text: &[char]) -> bool {
-    let width = text.len() + 1;
-    // Row `i` holds, for each `j`, whether `pattern[i..]` matches `text[j..]`.
-    let mut table = vec![false; (pattern.len() + 1) * width];
-    table[pattern.len() * width + text.len()] = true;
-    for i in (0..pattern.len()).rev() {
-        let (row, below) = table.split_at_mut((i + 1) * width);
-        let row = &mut row[i * width..];
-        // `below[k * width + j]`: whether `pattern[i + 1 + k..]` matches `text[j..]`.
-        let at = |from: usize, j: usize| below[(from - i - 1) * width + j];
-        let one = |j: usize| text.get(j).filter(|&&c| c != '/');
-        match pattern[i] {
-            '*' if pattern.get(i + 1) == Some(&'*') => {
-                // `**` takes any run of characters; `**/` may also take
-                // nothing at all, slash included, where it starts.
-                let after_slash = pattern.get(i + 2) == Some(&'/');
-                let mut any_later = false;
-                for j in (0..width).rev() {
-                    any_later |= at(i + 2, j);
-                    row[j] = any_later || (after_slash && at(i + 3, j));
+/// Whether the tokens match the whole of `text`: the pattern run as a
+/// machine of one state per token, all live states stepped together over
+/// the text, once per character. Time is the tokens times the text's
+/// characters, memory two rows of the tokens; no way a star could
+/// stretch is ever tried twice (backtracking takes exponential time on
+/// `**a**a**a**a**a**a**b` against a long path).
+fn matches_at(tokens: &[Token], text: &str) -> bool {
+    // `live[k]`: the text read so far is matched by `tokens[..k]`:
+    // [`ENTERED`] when token `k` has taken nothing yet, [`STAYED`] when a
+    // star there has taken characters (a `**/` may skip its `/` only
+    // while its `**` has taken nothing).
+    let mut live = vec![DEAD; tokens.len() + 1];
+    let mut next = vec![DEAD; tokens.len() + 1];
+    live[0] = ENTERED;
+    close(tokens, &mut live);
+    for c in text.chars() {
+        next.fill(DEAD);
+        let mut any = false;
+        for (k, token) in tokens.iter().enumerate() {
+            if live[k] == DEAD {
+                continue;
+            }
+            match token {
+                Token::Star if c != '/' => next[k] = next[k].max(STAYED),
+                Token::Star => {}
+                Token::Stars { .. } => next[k] = next[k].max(STAYED),
+                token if token.takes(c) => next[k + 1] = ENTERED,
+                _ => continue,
+            }
+            any = true;
+        }
+        if !any {
+            return false;
+        }
+        close(tokens, &mut next);
+        std::mem::swap(&mut live, &mut next);
+    }
+    live[tokens.len()] != DEAD
+}
+
+const DEAD: u8 = 0;
+const STAYED: u8 = 1;
+const ENTERED: u8 = 2;
+
+/// Adds the states a star reaches by taking nothing. Those steps all go
+/// forward, so one pass in order finds them all.
+fn close(tokens: &[Token], live: &mut [u8]) {
+    for (k, token) in tokens.iter().enumerate() {
+        if live[k] == DEAD {
+            continue;
+        }
+        match token {
+            Token::Star
+            | Token::Stars {
+                before_slash: false,
+            } => live[k + 1] = ENTERED,
+            Token::Stars { before_slash: true } => {
+                live[k + 1] = ENTERED;
+                // Taking nothing, `**/` takes no `/` either: the literal
+                // token after it is skipped too.
+                if live[k] == ENTERED {
+                    live[k + 2] = ENTERED;
                 }
             }
-            '*' => {
-                // `*` takes a run of characters up to a `/`.
-                for j in (0..width).rev() {
-                    row[j] = at(i + 1, j) || (one(j).is_some() && row[j + 1]);
-                }
-            }
-            '?' => {
-                for (j, cell) in row.iter_mut().enumerate() {
-                    *cell = one(j).is_some() && at(i + 1, j + 1);
-                }
-            }
-            '[' => {
-                let end = class_end(pattern, i);
-                for (j, cell) in row.iter_mut().enumerate() {
-                    *cell = match (end, one(j)) {
-                        (Some(end), Some(&c)) => {
-                            class_matches(&pattern[i + 1..end], c) && at(end + 1, j + 1)
-                        }
-                        _ => false,
-                    };
-                }
-            }
-            literal => {
-                for (j, cell) in row.iter_mut().enumerate() {
-                    *cell = text.get(j) == Some(&literal) && at(i + 1, j + 1);
-                }
-            }
+            _ => {}
         }
     }
-    table[0]
 }
 
 #[cfg(test)]
@@ -237,6 +368,10 @@ mod tests {
         assert!(matches("*a*a*a*a*a*a*b", &format!("{}b", "a".repeat(2000))));
     }
 
+    fn class_matches(class: &[char], c: char) -> bool {
+        super::class(class).takes(c)
+    }
+
     /// The backtracking matcher this module had, kept as the reference.
     fn backtracking(pattern: &[char], text: &[char]) -> bool {
         match pattern.first() {
@@ -277,17 +412,36 @@ mod tests {
         }
     }
 
+    #[test]
+    fn long_patterns_are_refused_and_long_classes_compiled_once() {
+        let long = "[[]".repeat(MAX_PATTERN_CHARS / 3);
+        let glob = Glob::new(&long).unwrap();
+        assert_eq!(glob.tokens.len(), MAX_PATTERN_CHARS / 3);
+        assert!(glob.matches(&"[".repeat(MAX_PATTERN_CHARS / 3)));
+        assert!(!glob.matches("a.json"));
+        let one_class = format!("[{}]", "[".repeat(MAX_PATTERN_CHARS - 2));
+        assert_eq!(Glob::new(&one_class).unwrap().tokens.len(), 1);
+        let error = Glob::new(&"[".repeat(16_000)).unwrap_err();
+        assert!(error.contains("16000 characters"), "{error}");
+        // A run of stars is at most three tokens, however long.
+        assert_eq!(Glob::new(&"*".repeat(4001)).unwrap().tokens.len(), 3);
+    }
+
     proptest::proptest! {
         #[test]
         fn the_table_answers_as_backtracking_did(
             pattern in "[ab/*?\\[\\]!-]{0,10}",
             path in "[ab/!\\]-]{0,12}",
         ) {
+            let tokens = match Glob::new(&pattern) {
+                Ok(glob) => glob.tokens,
+                Err(_) => return Ok(()),
+            };
             let pattern: Vec<char> = pattern.chars().collect();
-            let path: Vec<char> = path.chars().collect();
+            let chars: Vec<char> = path.chars().collect();
             proptest::prop_assert_eq!(
-                matches_at(&pattern, &path),
-                backtracking(&pattern, &path)
+                matches_at(&tokens, &path),
+                backtracking(&pattern, &chars)
             );
         }
     }

@@ -12,12 +12,13 @@ use super::weigh;
 use super::{CaseRecord, CaseState, PathRecord, ReasonRecord, VerdictKind};
 use crate::corpus::identity::{fingerprint, CaseId, CaseKey};
 use crate::judge::compare::{Comparison, Verdict};
+use crate::judge::explain::ByteReason;
 use crate::judge::numbers::spelled_element;
 use crate::judge::pointer;
 use crate::ledger::rules::Form;
 use crate::ledger::Ledger;
 use crate::redact::Secrets;
-use js_exact::{self as js, TextMode, Value};
+use js_exact::{self as js, JsString, TextMode, Value};
 
 /// How many characters of a case's input a record keeps.
 pub const INPUT_CHARS: usize = 300;
@@ -142,6 +143,15 @@ impl<'c> Explainer<'c> {
             .actual
             .as_ref()
             .or(self.actual_read.as_ref())
+    }
+
+    /// A pointer as reports may show it: the secrets in its keys masked.
+    fn pointer(&self, pointer: &JsString) -> JsString {
+        if crate::redact::has_keys(pointer) {
+            self.secrets().mask_pointer(pointer)
+        } else {
+            pointer.clone()
+        }
     }
 
     fn secrets(&self) -> &Secrets {
@@ -419,7 +429,7 @@ fn explain_head(mut record: CaseRecord, explainer: &Explainer, semantic: bool) -
                 Some(reason) => format!(
                     "same value, different bytes: {} at {}",
                     reason.kind.name(),
-                    pointer_shape(&reason.pointer)
+                    pointer_shape(&explainer.pointer(&reason.pointer))
                 ),
                 None => "same value, different bytes".to_owned(),
             };
@@ -468,12 +478,12 @@ fn explain_head(mut record: CaseRecord, explainer: &Explainer, semantic: bool) -
                         quote(actual, 200),
                         quote(golden, 200)
                     ),
-                    _ => different_summary(divergence),
+                    _ => different_summary(divergence, explainer),
                 };
                 let description = match divergence.paths.first() {
                     Some(first) => format!(
                         "different at {} (golden {}, port {})",
-                        pointer_shape(&first.pointer),
+                        pointer_shape(&explainer.pointer(&first.pointer)),
                         shape(first.golden.as_ref()),
                         shape(first.actual.as_ref())
                     ),
@@ -519,14 +529,20 @@ fn explain_head(mut record: CaseRecord, explainer: &Explainer, semantic: bool) -
     record
 }
 
-fn different_summary(divergence: &crate::judge::compare::Divergence) -> String {
+fn different_summary(
+    divergence: &crate::judge::compare::Divergence,
+    explainer: &Explainer,
+) -> String {
     match divergence.paths.first() {
         Some(first) if divergence.total == 1 => {
-            format!("different at {}", pointer::display(&first.pointer))
+            format!(
+                "different at {}",
+                pointer::display(&explainer.pointer(&first.pointer))
+            )
         }
         Some(first) => format!(
             "different at {} and {} more {}",
-            pointer::display(&first.pointer),
+            pointer::display(&explainer.pointer(&first.pointer)),
             divergence.total - 1,
             if divergence.total == 2 {
                 "path"
@@ -546,7 +562,7 @@ fn fill_explanation(record: &mut CaseRecord, explainer: &Explainer) {
                 .paths
                 .iter()
                 .map(|path| PathRecord {
-                    pointer: path.pointer.clone(),
+                    pointer: explainer.pointer(&path.pointer),
                     golden: path.golden.as_ref().map(|v| secrets.mask_value(v)),
                     actual: path.actual.as_ref().map(|v| secrets.mask_value(v)),
                     golden_text: path
@@ -566,12 +582,19 @@ fn fill_explanation(record: &mut CaseRecord, explainer: &Explainer) {
             record.reasons = explanation
                 .reasons
                 .iter()
-                .map(|reason| ReasonRecord {
-                    kind: reason.kind.name().to_owned(),
-                    pointer: reason.pointer.clone(),
-                    golden: secrets.mask_json_text(&reason.golden),
-                    actual: secrets.mask_json_text(&reason.actual),
-                    text: secrets.mask_json_text(&reason.describe()),
+                .map(|reason| {
+                    // `describe` quotes the pointer outside any literal.
+                    let reason = ByteReason {
+                        pointer: explainer.pointer(&reason.pointer),
+                        ..reason.clone()
+                    };
+                    ReasonRecord {
+                        kind: reason.kind.name().to_owned(),
+                        golden: secrets.mask_json_text(&reason.golden),
+                        actual: secrets.mask_json_text(&reason.actual),
+                        text: secrets.mask_json_text(&reason.describe()),
+                        pointer: reason.pointer,
+                    }
                 })
                 .collect();
             record.total_reasons = explanation.total;

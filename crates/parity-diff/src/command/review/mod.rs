@@ -18,6 +18,7 @@ pub mod queue;
 pub mod screen;
 pub mod session;
 pub mod terminal;
+pub mod window;
 
 use std::io::Write;
 use std::path::PathBuf;

@@ -16,6 +16,7 @@ use crate::report::detail;
 
 use super::queue::Item;
 use super::session::{Session, Tone};
+use super::window::window;
 
 /// How a span is painted (plain text when colour is off).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -209,13 +210,30 @@ fn case_body(
     where_it_differs(record, width, &mut rows);
     rows.push(Vec::new());
     let (golden, actual) = (record.golden.as_deref(), record.actual.as_deref());
+    let same = golden.is_some() && golden == actual;
+    // Bounded work at every key, whatever the report holds.
+    let golden = golden.map(|text| window("golden", text));
+    let actual = if same {
+        None
+    } else {
+        actual.map(|text| window("actual", text))
+    };
+    for side in golden.iter().chain(actual.iter()) {
+        if let Some(left_out) = &side.left_out {
+            rows.push(row(Style::Dim, outside::text(left_out), width));
+        }
+    }
+    let (golden, actual) = (
+        golden.as_ref().map(|side| side.text.as_str()),
+        actual.as_ref().map(|side| side.text.as_str()),
+    );
     match (golden, actual) {
-        (Some(golden), Some(actual)) if golden == actual => {
+        (Some(golden), _) if same => {
             rows.push(row(Style::Dim, "golden and actual, the same bytes:", width));
             element(golden, Style::Plain, width, &mut rows);
         }
         (Some(golden), Some(actual)) if unified => {
-            for line in textdiff::unified(&detail::pretty(golden), &detail::pretty(actual)) {
+            for line in textdiff::unified(golden, actual) {
                 let style = match line.kind {
                     LineKind::Removed | LineKind::Golden => Style::Golden,
                     LineKind::Added | LineKind::Actual => Style::Actual,
@@ -231,9 +249,9 @@ fn case_body(
     rows
 }
 
-/// The element's lines, pretty-printed.
+/// The element's lines, pretty-printed already.
 fn element(text: &str, style: Style, width: usize, rows: &mut Vec<Row>) {
-    for line in detail::pretty(text).lines() {
+    for line in text.lines() {
         rows.push(row(style, outside::json(line), width));
     }
 }
@@ -312,8 +330,7 @@ fn side_by_side(
         Some(_) => String::new(),
         None => format!("(none: {})", verdict.name()),
     };
-    let pretty = |side: Option<&str>| side.map(detail::pretty).unwrap_or_default();
-    let pairs = textdiff::paired(&pretty(golden), &pretty(actual));
+    let pairs = textdiff::paired(golden.unwrap_or_default(), actual.unwrap_or_default());
     if golden.is_none() || actual.is_none() {
         rows.push(pair((Style::Dim, none(golden)), (Style::Dim, none(actual))));
     }

@@ -214,3 +214,34 @@ fn help_and_the_end_are_screens_too() {
         "{shown}"
     );
 }
+
+/// Issue 40, item 10: a forged report's case of 300 000 elements a side
+/// (too long to lay out) or of 100 000 (laid out, 2 000 lines shown)
+/// draws its screen (side by side and unified) after bounded work, and
+/// says what it left out; the screen is drawn again at every key.
+#[test]
+fn a_forged_large_case_draws_its_screen_with_bounded_work() {
+    let case = r#"{"op":"sum","name":"big"}"#;
+    for (count, said) in [
+        (
+            300_000,
+            "golden: 600009 bytes, too long to lay out: its first 65536 shown raw",
+        ),
+        (
+            100_000,
+            "golden: the first 2000 of its 100005 lines are shown and diffed",
+        ),
+    ] {
+        let mut record = compared(case, r#"{"v":[0]}"#, r#"{"v":[1]}"#);
+        let side = |n: u8| format!("{{\"v\":[{}{n}]}}", format!("{n},").repeat(count));
+        record.golden = Some(side(0));
+        record.actual = Some(side(1));
+        let mut session = session_of(&[record]);
+        for view in ["side by side", "unified"] {
+            let shown = text(&draw(&mut session, 80, 24));
+            assert!(shown.contains(said), "{view}: {shown}");
+            assert!(shown.contains("actual: "), "{view}: {shown}");
+            session.key(Key::Char('v'));
+        }
+    }
+}

@@ -6,7 +6,10 @@
 //! (or group) is held at a time, so that `merge` and `delta` read reports
 //! of a million cases in little memory. A member this reader does not
 //! know is read past, so a report of a later version still reads as far
-//! as its version allows.
+//! as its version allows; it is read past without being built (at a bit
+//! per level of nesting), and so is every member of the head, of a file,
+//! of a case or of a list element that this reader does not use: the
+//! memory a report costs is that of the parts kept.
 
 use std::fs::File;
 use std::io::Read;
@@ -64,6 +67,81 @@ pub enum Item {
     /// The summary.
     Summary(Summary),
 }
+
+/// The members of the report's head this reader uses; any other is read
+/// past without being built.
+const HEAD_KEYS: &[&str] = &["version", "command", "shard", "corpus", "ledger", "suites"];
+
+/// The members of a file's head this reader uses.
+const FILE_KEYS: &[&str] = &[
+    "name", "path", "suite", "problem", "golden", "message", "stderr", "skipped", "port", "state",
+    "entry", "warnings", "passed", "accepted", "failed",
+];
+
+/// The members of a case this reader uses ([`read_case`]).
+const CASE_KEYS: &[&str] = &[
+    "id",
+    "index",
+    "line",
+    "op",
+    "name",
+    "label",
+    "verdict",
+    "state",
+    "entry",
+    "fingerprint",
+    "signature",
+    "summary",
+    "thrown",
+    "unknownOp",
+    "paths",
+    "totalPaths",
+    "reasons",
+    "totalReasons",
+    "note",
+    "input",
+    "golden",
+    "actual",
+    "stderr",
+];
+
+/// The members of an orphaned entry, a group or a rule finding this
+/// reader uses (the three share one list: a member one of them does not
+/// know costs a lookup, not its value).
+const LIST_KEYS: &[&str] = &[
+    "id",
+    "op",
+    "kind",
+    "state",
+    "reason",
+    "link",
+    "fingerprint",
+    "verdict",
+    "paths",
+    "comments",
+    "signature",
+    "count",
+    "cases",
+    "index",
+    "rule",
+    "match",
+    "files",
+    "stale",
+    "orphaned",
+    "text",
+    "label",
+    "file",
+    "name",
+    "hash",
+    "triaged",
+    "accepted",
+    "passed",
+    "failed",
+    "problem",
+    "entry",
+    "suite",
+    "line",
+];
 
 /// The arrays after the files, read one element at a time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -160,6 +238,39 @@ impl<R: Read> ReportReader<R> {
             .map_err(|error| self.syntax(error))
     }
 
+    /// Reads past a value, building nothing (a member this reader does not
+    /// use may be millions of levels deep).
+    fn skip(&mut self, depth: usize) -> Result<(), InputError> {
+        self.reader
+            .skip_value(depth)
+            .map_err(|error| self.syntax(error))
+    }
+
+    /// A value that should be an object, with only the members `keep`
+    /// names built; any other value is read whole (and refused by its
+    /// reader).
+    fn kept(&mut self, depth: usize, keep: &[&str]) -> Result<Value, InputError> {
+        if self.next_byte()? != Some(b'{') {
+            return self.value(depth);
+        }
+        self.expect(b'{')?;
+        let mut members = Object::new();
+        let mut first = true;
+        while let Some(key) = self.key(first)? {
+            first = false;
+            if keep.contains(&key.as_str()) {
+                let value = self.value(depth + 1)?;
+                members.insert(key.as_str(), value);
+            } else {
+                self.skip(depth + 1)?;
+            }
+            if !self.more()? {
+                break;
+            }
+        }
+        Ok(Value::Object(members))
+    }
+
     /// After a member: `,` (true) or the object's end (false).
     fn more(&mut self) -> Result<bool, InputError> {
         match self.reader.expect_one_of(b",}") {
@@ -194,8 +305,12 @@ impl<R: Read> ReportReader<R> {
                 self.expect(b'[')?;
                 break;
             }
-            let value = self.value(1)?;
-            members.insert(key.as_str(), value);
+            if HEAD_KEYS.contains(&key.as_str()) {
+                let value = self.value(1)?;
+                members.insert(key.as_str(), value);
+            } else {
+                self.skip(1)?;
+            }
             if !self.more()? {
                 return Err(self.malformed("no files"));
             }
@@ -318,20 +433,9 @@ impl<R: Read> ReportReader<R> {
         Ok(false)
     }
 
-    /// Reads past a member's value that this reader does not know (an
-    /// array one element at a time: it may be long).
+    /// Reads past a member's value that this reader does not know.
     fn skip_value(&mut self) -> Result<(), InputError> {
-        if self.next_byte()? != Some(b'[') {
-            self.value(1)?;
-            return Ok(());
-        }
-        self.expect(b'[')?;
-        let mut first = true;
-        while !self.element_or_close(first)? {
-            first = false;
-            self.value(2)?;
-        }
-        Ok(())
+        self.skip(1)
     }
 
     /// A member after the files read whole, as `read` makes it.
@@ -354,7 +458,7 @@ impl<R: Read> ReportReader<R> {
                     continue;
                 }
                 self.state = State::List(list, false);
-                let value = self.value(2)?;
+                let value = self.kept(2, LIST_KEYS)?;
                 let item = match list {
                     List::Orphaned => {
                         read_orphaned(&value).map(|entry| Item::OrphanedEntry(Box::new(entry)))
@@ -440,8 +544,12 @@ impl<R: Read> ReportReader<R> {
                         cases = true;
                         break;
                     }
-                    let value = self.value(2)?;
-                    members.insert(key.as_str(), value);
+                    if FILE_KEYS.contains(&key.as_str()) {
+                        let value = self.value(2)?;
+                        members.insert(key.as_str(), value);
+                    } else {
+                        self.skip(2)?;
+                    }
                     if !self.more()? {
                         break;
                     }
@@ -463,13 +571,13 @@ impl<R: Read> ReportReader<R> {
                         if self.key(false)?.is_none() {
                             break;
                         }
-                        self.value(2)?;
+                        self.skip(2)?;
                     }
                     self.state = State::Files(false);
                     return Ok(Some(Item::EndFile));
                 }
                 self.state = State::Cases(false);
-                let value = self.value(3)?;
+                let value = self.kept(3, CASE_KEYS)?;
                 let record = read_case(&value).ok_or_else(|| {
                     let file = self.file.as_deref().unwrap_or("(no name)");
                     self.malformed(&format!("a case of {file} that is not a case object"))

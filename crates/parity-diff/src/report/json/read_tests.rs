@@ -247,6 +247,29 @@ fn a_report_reads_back_piece_by_piece() {
     let (old_head, old_items) = read_all(old.as_bytes()).unwrap();
     assert_eq!(old_head.version, Version::V1);
     assert_eq!(old_items, items);
+    // Members this reader does not use, 100 000 levels deep, at every
+    // level it reads (head, file, case, list element, after the cases,
+    // after the files), are read past and change nothing.
+    let deep = format!("{}0{}", "[{\"k\":".repeat(100_000), "}]".repeat(100_000));
+    let junk = format!("\"junk\":{deep},");
+    let text = String::from_utf8(bytes.clone()).unwrap();
+    for (at, count) in [
+        ("{\"version\"", 1),
+        ("\"name\":\"a.json\"", 1),
+        ("\"label\":", 4),
+        ("\"signature\":\"", 1),
+        ("\"summary\":{", 1),
+    ] {
+        assert!(text.contains(at), "{at}");
+        let planted = match at.strip_prefix('{') {
+            Some(rest) => text.replacen(at, &format!("{{{junk}{rest}"), count),
+            None => text.replacen(at, &format!("{junk}{at}"), count),
+        };
+        let (_, read) = read_all(planted.as_bytes()).unwrap_or_else(|e| panic!("{at}: {e}"));
+        assert_eq!(read, items, "{at}");
+    }
+    let after_cases = text.replacen("]}", &format!("],{}}}", &junk[..junk.len() - 1]), 1);
+    assert_eq!(read_all(after_cases.as_bytes()).unwrap().1, items);
 }
 
 #[test]
