@@ -1,8 +1,25 @@
 //! parity-diff's integration tests: one test crate, one module per
-//! subject. They need nothing of the worker-spawn contract; the tests that
-//! run our oracle binary, the bundled corpus or the example port are the
-//! root package's (`tests/main.rs` at the workspace's root).
+//! subject. They run the built `parity-diff` against corpora laid out in
+//! temporary directories and fixture oracles of their own (a few lines
+//! of sh or python3, see `support::oracle`); none runs node, the
+//! worker-spawn oracle or reads the bundled corpus. The tests of that
+//! oracle, and of the two together on the bundled corpus, are the root
+//! package's (`tests/main.rs` at the workspace's root).
 
+mod support;
+
+mod blame;
+mod compare;
+mod config;
+mod delta;
+mod files;
+mod framing;
+mod fuzz_out;
 mod hostile_config;
 mod memory;
+mod outside_text;
+mod repeat;
+mod secrets;
 mod standalone;
+mod timings;
+mod triaged;
