@@ -1,6 +1,6 @@
 //! `parity-diff compare`: every verdict, every exit status, every format.
 
-use crate::support as support;
+use crate::support;
 
 use js_exact as js;
 use support::report::{

@@ -9,6 +9,7 @@
 mod support;
 
 mod blame;
+mod color;
 mod compare;
 mod config;
 mod delta;
@@ -16,10 +17,15 @@ mod files;
 mod framing;
 mod fuzz_out;
 mod hostile_config;
+mod invalid_elements;
+mod leaks;
 mod memory;
 mod outside_text;
 mod repeat;
+mod rerun;
+mod run;
 mod secrets;
 mod standalone;
+mod stream;
 mod timings;
 mod triaged;

@@ -7,7 +7,7 @@
 //! Each test reproduces a defect found by probing the release binaries;
 //! the checks here are written independently of the library's own.
 
-use crate::support as support;
+use crate::support;
 
 use std::collections::BTreeSet;
 use std::path::Path;

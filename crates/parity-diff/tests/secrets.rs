@@ -2,7 +2,7 @@
 //! can read, and a golden argv shifted by one element (issue 14, item 10),
 //! in every format, GitHub's annotations and job summary included.
 
-use crate::support as support;
+use crate::support;
 
 use support::{golden_of, run_with, write, Corpus, Ran};
 
