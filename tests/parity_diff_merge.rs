@@ -1,7 +1,7 @@
 //! The bundled corpus in four shards, with the example partial port,
 //! merges into the report of the unsharded run in every format. The rest
-//! of shards and merge is parity-diff's own tests' (crates/parity-
-//! diff/tests/merge.rs).
+//! of shards and merge is parity-diff's own tests'
+//! (crates/parity-diff/tests/merge.rs).
 
 use crate::parity_diff_support as support;
 

@@ -9,6 +9,7 @@
 mod support;
 
 mod blame;
+mod bless;
 mod color;
 mod compare;
 mod config;
@@ -20,6 +21,7 @@ mod github;
 mod hostile_config;
 mod invalid_elements;
 mod leaks;
+mod ledger;
 mod markdown;
 mod memory;
 mod merge;
@@ -27,9 +29,11 @@ mod outside_text;
 mod repeat;
 mod report_rows;
 mod rerun;
+mod rules;
 mod run;
 mod secrets;
 mod standalone;
 mod stream;
+mod suites;
 mod timings;
 mod triaged;

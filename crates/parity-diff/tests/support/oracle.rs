@@ -1,3 +1,66 @@
-//! Fixture oracles: small programs the tests run as `--oracle`, in place
-//! of a real implementation. Each reads the JSON array of cases on stdin
-//! and prints one result per case, as any port does.
+//! Fixture oracles: small programs the tests run as `--oracle` or
+//! `--reference`, in place of a real implementation. Each reads the JSON
+//! array of cases on stdin and prints one result per case, as any port
+//! does; they know nothing but what the test tells them.
+
+use std::path::Path;
+
+/// The files [`by_name`] writes, in the corpus's directory: its table,
+/// and the script that puts each case on a line of its own.
+const TABLE: &str = "reference.sed";
+const SPLIT: &str = "split.sed";
+
+/// The command [`by_name`] returns.
+pub const BY_NAME: &str = "sed -f split.sed | sed -f reference.sed | tr -d '\\n'";
+
+/// An oracle, to run from `dir`, that answers each case by its name as
+/// `table` says (`(name, result)`), and any other case with itself (as
+/// `cat` would). Each case must start with its name (`{"name": ...`):
+/// one `sed` script breaks the line before each, another writes each
+/// result in its case's place, and `tr` joins the lines, so that the
+/// results are framed as `JSON.stringify` frames an array (when the case
+/// file's are framed so but for new lines), whether parity-diff sends
+/// the case file's lines or some cases of it on one line.
+///
+/// A POSIX `sed` and `tr` are all it needs, so the tests that run it
+/// need no Python.
+pub fn by_name(dir: &Path, table: &[(&str, &str)]) -> String {
+    let mut script = String::new();
+    for (name, result) in table {
+        script.push_str(&format!(
+            "s/^\\(\\[*\\){{.*\"name\": *\"{}\".*}}\\(,*\\]*\\)$/\\1{}\\2/\n",
+            escape(name),
+            escape_replacement(result)
+        ));
+    }
+    super::write(dir.join(TABLE), script);
+    super::write(
+        dir.join(SPLIT),
+        "s/},[[:space:]]*{\"name\"/},\\\n{\"name\"/g\n",
+    );
+    BY_NAME.to_owned()
+}
+
+/// `text` as a basic regular expression that matches it literally.
+fn escape(text: &str) -> String {
+    let mut escaped = String::new();
+    for c in text.chars() {
+        if "\\.[]*^$/".contains(c) {
+            escaped.push('\\');
+        }
+        escaped.push(c);
+    }
+    escaped
+}
+
+/// `text` as the replacement of a `sed` `s` command.
+fn escape_replacement(text: &str) -> String {
+    let mut escaped = String::new();
+    for c in text.chars() {
+        if "\\&/".contains(c) {
+            escaped.push('\\');
+        }
+        escaped.push(c);
+    }
+    escaped
+}

@@ -1,5 +1,6 @@
 //! The porting workflow with a divergence ledger, walked end to end with
-//! a partial port: our own oracle, wrapped so that one op's results are
+//! a partial port: a reference that answers each case by its name
+//! (`support::oracle::by_name`), wrapped so that one op's results are
 //! rewritten and another op's messages changed (`PORT_MODE` adds more).
 //!
 //! 1. `run` fails;
@@ -10,19 +11,19 @@
 //! 6. a changed form fails, named changed;
 //! 7. an orphaned entry fails a full run only.
 
-use crate::parity_diff_support as support;
+use crate::support;
 
 use support::report::{named, CaseState, EntryState, Report};
-use support::{require_python3, run_with, Corpus, Ran};
+use support::{oracle, require_python3, run_with, Corpus, Ran};
 
-/// The partial port: our oracle's results, with readyTimeoutMs values
+/// The partial port: the reference's results, with readyTimeoutMs values
 /// one too high (except for "ready: in range" when PORT_MODE has
 /// `fixed`; two too high for "ready: default" with `form`), scriptPath's
 /// messages changed, and with `new` one sessionClosedGuard answer flipped.
 const PORT: &str = r#"
 import json, os, subprocess, sys
 data = sys.stdin.buffer.read()
-out = subprocess.run([os.environ["ORACLE"]], input=data, capture_output=True, check=True).stdout
+out = subprocess.run(os.environ["ORACLE"], shell=True, input=data, capture_output=True, check=True).stdout
 cases, results = json.loads(data), json.loads(out)
 mode = os.environ.get("PORT_MODE", "").split(",")
 for case, result in zip(cases, results):
@@ -50,14 +51,36 @@ const B: &str = r#"[
 {"name": "script: relative cwd", "op": "scriptPath", "scriptPath": "w.js", "cwd": "rel"}
 ]"#;
 
-const ORACLE: &str = env!("CARGO_BIN_EXE_worker-spawn-oracle");
+/// What the reference answers for each case of [`A`] and [`B`], by name.
+const REFERENCE: [(&str, &str); 7] = [
+    ("ready: default", r#"{"defined":true,"value":30000}"#),
+    ("ready: in range", r#"{"defined":true,"value":5000}"#),
+    (
+        "ready: not a number",
+        r#"{"threw":true,"message":"threadRunnerReadyTimeoutMs must be a number"}"#,
+    ),
+    ("guard: closed", r#"{"defined":true,"value":true}"#),
+    ("guard: other", r#"{"defined":true,"value":false}"#),
+    (
+        "script: relative",
+        r#"{"defined":true,"value":"/srv/w.js"}"#,
+    ),
+    (
+        "script: relative cwd",
+        r#"{"threw":true,"message":"worker cwd must be an absolute path"}"#,
+    ),
+];
 
-/// A corpus with goldens from our own oracle, and the port beside it
+/// The reference's command.
+const ORACLE: &str = oracle::BY_NAME;
+
+/// A corpus with goldens from the reference, and the port beside it
 /// (which needs python3: the tests that run it are ignored by default).
 fn corpus() -> Corpus {
     let corpus = Corpus::new();
     corpus.case("a.json", A).case("b.json", B);
     support::write(corpus.join("port.py"), PORT);
+    oracle::by_name(corpus.path(), &REFERENCE);
     let ran = corpus.run(&["bless", "--reference", ORACLE]);
     assert_eq!(ran.code, 0, "{ran:?}");
     corpus
