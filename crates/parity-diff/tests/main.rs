@@ -26,6 +26,7 @@ mod markdown;
 mod memory;
 mod merge;
 mod outside_text;
+mod partial_port;
 mod repeat;
 mod report_rows;
 mod rerun;
