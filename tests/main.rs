@@ -45,7 +45,6 @@ mod parity_diff_merge;
 mod parity_diff_port;
 mod parity_diff_report_rows;
 mod parity_diff_rerun;
-mod parity_diff_review;
 mod parity_diff_rules;
 mod parity_diff_run;
 mod parity_diff_stream;

@@ -30,6 +30,7 @@ mod partial_port;
 mod repeat;
 mod report_rows;
 mod rerun;
+mod review;
 mod rules;
 mod run;
 mod secrets;
