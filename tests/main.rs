@@ -39,7 +39,6 @@ mod parity_diff_fuzz_broken;
 mod parity_diff_fuzz_ledger;
 mod parity_diff_github;
 mod parity_diff_invalid_elements;
-mod parity_diff_jobs;
 mod parity_diff_markdown;
 mod parity_diff_merge;
 mod parity_diff_port;

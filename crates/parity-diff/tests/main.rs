@@ -20,6 +20,7 @@ mod fuzz_out;
 mod github;
 mod hostile_config;
 mod invalid_elements;
+mod jobs;
 mod leaks;
 mod ledger;
 mod markdown;

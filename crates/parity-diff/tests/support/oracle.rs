@@ -64,3 +64,35 @@ fn escape_replacement(text: &str) -> String {
     }
     escaped
 }
+
+/// The file [`generator`] writes, in `dir`.
+const GENERATOR: &str = "generate.sh";
+
+/// A fuzz generator (`--generator`), written to `dir`: `CMD --op OP
+/// --seed N --count K` prints K cases of OP, the same for the same seed:
+/// `{"op":OP,"seed":"N","n":I,"v":V}`, V = (the seed's last three digits
+/// + 7 I) mod 1000, so that every value of V turns up in a thousand
+/// cases. It returns the command.
+pub fn generator(dir: &Path) -> String {
+    super::write(
+        dir.join(GENERATOR),
+        r#"while [ $# -gt 0 ]; do
+  case $1 in
+    --op) op=$2; shift 2;;
+    --seed) seed=$2; shift 2;;
+    --count) count=$2; shift 2;;
+    *) echo "generate.sh: unknown argument $1" >&2; exit 2;;
+  esac
+done
+awk -v op="$op" -v seed="$seed" -v count="$count" 'BEGIN {
+  printf "["
+  for (i = 0; i < count; i++) {
+    if (i) printf ","
+    printf "{\"op\":\"%s\",\"seed\":\"%s\",\"n\":%d,\"v\":%d}", op, seed, i, (substr(seed, length(seed) - 2) + 7 * i) % 1000
+  }
+  printf "]"
+}'
+"#,
+    );
+    format!("sh '{}'", dir.join(GENERATOR).display())
+}
