@@ -34,7 +34,6 @@ mod large_strings;
 mod no_contract;
 mod node_json_parity;
 mod parity_diff_bless;
-mod parity_diff_fuzz;
 mod parity_diff_fuzz_broken;
 mod parity_diff_fuzz_ledger;
 mod parity_diff_github;

@@ -16,6 +16,7 @@ mod config;
 mod delta;
 mod files;
 mod framing;
+mod fuzz;
 mod fuzz_out;
 mod github;
 mod hostile_config;

@@ -72,7 +72,8 @@ const GENERATOR: &str = "generate.sh";
 /// --seed N --count K` prints K cases of OP, the same for the same seed:
 /// `{"op":OP,"seed":"N","n":I,"v":V}`, V = (the seed's last three digits
 /// + 7 I) mod 1000, so that every value of V turns up in a thousand
-/// cases. It returns the command.
+/// cases; of an op whose name starts with `unknown` it has none (it
+/// prints `[]`). It returns the command.
 pub fn generator(dir: &Path) -> String {
     super::write(
         dir.join(GENERATOR),
@@ -84,6 +85,7 @@ pub fn generator(dir: &Path) -> String {
     *) echo "generate.sh: unknown argument $1" >&2; exit 2;;
   esac
 done
+case $op in unknown*) printf '[]'; exit 0;; esac
 awk -v op="$op" -v seed="$seed" -v count="$count" 'BEGIN {
   printf "["
   for (i = 0; i < count; i++) {
