@@ -17,6 +17,7 @@ mod delta;
 mod files;
 mod framing;
 mod fuzz;
+mod fuzz_ledger;
 mod fuzz_out;
 mod github;
 mod hostile_config;
