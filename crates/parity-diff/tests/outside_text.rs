@@ -585,6 +585,8 @@ fn bless_accept_and_fuzz_messages_are_neutral() {
                 "fuzz",
                 "--left",
                 "sh broken.sh",
+                "--right",
+                "cat",
                 "--count",
                 "20",
                 "--seed",
