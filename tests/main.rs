@@ -34,7 +34,6 @@ mod large_strings;
 mod no_contract;
 mod node_json_parity;
 mod parity_diff_bless;
-mod parity_diff_fuzz_broken;
 mod parity_diff_github;
 mod parity_diff_invalid_elements;
 mod parity_diff_markdown;

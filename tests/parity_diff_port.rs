@@ -8,7 +8,7 @@ use crate::parity_diff_support as support;
 
 use parity_diff::report::Tally;
 use support::report::{named, tally, CaseState, Report, Version};
-use support::{golden_of, require_python3, root, run, Corpus, EXAMPLE_PORT};
+use support::{require_python3, root, run, EXAMPLE_PORT};
 
 /// The JSON report of the bundled corpus: its summary and `byOp` agree,
 /// and each case carries its identity, state and fingerprint. (Its
