@@ -35,7 +35,6 @@ mod no_contract;
 mod node_json_parity;
 mod parity_diff_bless;
 mod parity_diff_github;
-mod parity_diff_invalid_elements;
 mod parity_diff_markdown;
 mod parity_diff_merge;
 mod parity_diff_port;
