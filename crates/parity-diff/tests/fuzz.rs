@@ -20,9 +20,9 @@ fn corpus() -> Corpus {
     let corpus = Corpus::new();
     corpus.case(
         "a.json",
-        r#"[{"op":"cliArgs","name":"c1","args":["x","y"]},
-{"op":"envOverlay","name":"e1","message":"m1","env":{"A":"1"}},
-{"op":"readyMessage","name":"r1","message":"hello","n":5},
+        r#"[{"op":"argv","name":"c1","args":["x","y"]},
+{"op":"overlay","name":"e1","message":"m1","env":{"A":"1"}},
+{"op":"greeting","name":"r1","message":"hello","n":5},
 {"op":"unknownOp","name":"u1","message":"no"}]"#,
     );
     corpus
@@ -76,19 +76,8 @@ fn a_divergence_is_reported_minimized_and_written_as_a_case_file() {
     let buggy = r#"sed 's/"message":"\([^"\\]*\)"}/"message":"!\1"}/g'"#;
     let output = parity_diff(&corpus)
         .args([
-            "fuzz",
-            "--left",
-            buggy,
-            "--right",
-            "cat",
-            "--op",
-            "envOverlay",
-            "--op",
-            "readyMessage",
-            "--count",
-            "2000",
-            "--seed",
-            "5",
+            "fuzz", "--left", buggy, "--right", "cat", "--op", "overlay", "--op", "greeting",
+            "--count", "2000", "--seed", "5",
         ])
         .arg("--out")
         .arg(out.path())
@@ -117,7 +106,7 @@ fn a_divergence_is_reported_minimized_and_written_as_a_case_file() {
             "{text}"
         );
         assert!(
-            case["op"] == "envOverlay" || case["op"] == "readyMessage",
+            case["op"] == "overlay" || case["op"] == "greeting",
             "{text}"
         );
         // The signature's slug, then a hash of the minimized case.
@@ -145,7 +134,7 @@ fn usage_errors_exit_two() {
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr)
-        .contains("no case of op \"noSuchOp\" in the corpus; its ops are: cliArgs, "));
+        .contains("no case of op \"noSuchOp\" in the corpus; its ops are: argv, "));
     let output = parity_diff(&corpus)
         .args(["fuzz", "--left", "true", "--right", "cat"])
         .args(["--count", "10", "--seed", "1"])

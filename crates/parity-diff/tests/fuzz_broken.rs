@@ -50,7 +50,7 @@ fn marked(seed: u64, count: usize) -> usize {
 /// case, without the members the port does not need.
 fn minimized(seed: u64, count: usize) -> String {
     format!(
-        r#"{{"op":"readyTimeoutMs","v":{}}}"#,
+        r#"{{"op":"timeoutMs","v":{}}}"#,
         marked_values(seed, count)[0]
     )
 }
@@ -61,7 +61,7 @@ fn fuzz(left: &str, seed: u64, count: usize, out: &Path, extra: &[&str]) -> Outp
     let scratch = tempfile::tempdir().unwrap();
     Command::new(env!("CARGO_BIN_EXE_parity-diff"))
         .args(["fuzz", "--left", left, "--right", "cat"])
-        .args(["--op", "readyTimeoutMs"])
+        .args(["--op", "timeoutMs"])
         .args(["--generator", &oracle::generator(scratch.path())])
         .args(["--count", &count, "--batch-size", &count, "--seed", &seed])
         .arg("--out")
@@ -102,7 +102,7 @@ fn assert_blamed(output: &Output, kind: &str, seed: u64, count: usize, bisected:
     let minimized = minimized(seed, count);
     assert!(
         stdout.starts_with(&format!(
-            "DIVERGENCE readyTimeoutMs {kind} (left) ({bad} case{plural})\n    minimized: {minimized}\n"
+            "DIVERGENCE timeoutMs {kind} (left) ({bad} case{plural})\n    minimized: {minimized}\n"
         )),
         "{stdout}"
     );
@@ -164,13 +164,10 @@ fn a_port_that_prints_infinity_for_one_kind_of_case() {
         .unwrap()
         .to_string_lossy()
         .into_owned();
-    assert!(
-        name.starts_with("readyTimeoutMs-invalid-output-left-"),
-        "{name}"
-    );
+    assert!(name.starts_with("timeoutMs-invalid-output-left-"), "{name}");
     assert_eq!(
         std::fs::read_to_string(&written[0]).unwrap(),
-        "[\n{\"name\":\"fuzz seed 5: readyTimeoutMs invalid-output (left)\",\"op\":\"readyTimeoutMs\",\"v\":992}\n]\n"
+        "[\n{\"name\":\"fuzz seed 5: timeoutMs invalid-output (left)\",\"op\":\"timeoutMs\",\"v\":992}\n]\n"
     );
 
     // The JSON report says the same, and is printed whole.

@@ -8,13 +8,13 @@ use crate::support;
 
 use support::{oracle, run_with, Ran};
 
-/// `cat`, but readyTimeoutMs half ported (it throws "not implemented"
-/// for each case whose `v` is odd) and sessionClosedGuard's `v` printed
+/// `cat`, but timeoutMs half ported (it throws "not implemented"
+/// for each case whose `v` is odd) and closedGuard's `v` printed
 /// as `"yes"` when it is below 100 (a bug).
-const PORT: &str = r#"sed -E 's/\{"op":"readyTimeoutMs","seed":"[0-9]*","n":[0-9]*,"v":[0-9]*[13579]\}/{"threw":true,"message":"not implemented"}/g; s/("op":"sessionClosedGuard",[^}]*"v":)([0-9]|[0-9][0-9])\}/\1"yes"}/g'"#;
+const PORT: &str = r#"sed -E 's/\{"op":"timeoutMs","seed":"[0-9]*","n":[0-9]*,"v":[0-9]*[13579]\}/{"threw":true,"message":"not implemented"}/g; s/("op":"closedGuard",[^}]*"v":)([0-9]|[0-9][0-9])\}/\1"yes"}/g'"#;
 
 const LEDGER: &str = "\
-rule op readyTimeoutMs
+rule op timeoutMs
   match: threw \"not implemented\"
   state: accepted
   reason: not ported yet
@@ -31,9 +31,9 @@ fn fuzz(dir: &std::path::Path, extra: &[&str]) -> Ran {
         "--generator",
         &generator,
         "--op",
-        "readyTimeoutMs",
+        "timeoutMs",
         "--op",
-        "sessionClosedGuard",
+        "closedGuard",
         "--seed",
         "3",
         "--count",
@@ -65,7 +65,7 @@ fn known_divergences_are_counted_apart_and_neither_minimized_nor_written() {
     assert_eq!(ran.code, 1, "{ran:?}");
     assert!(
         ran.stdout.contains(
-            "KNOWN readyTimeoutMs /op (100 cases): the ledger accepts it; \
+            "KNOWN timeoutMs /op (100 cases): the ledger accepts it; \
              not minimized, not written\n"
         ),
         "{}",
@@ -73,12 +73,12 @@ fn known_divergences_are_counted_apart_and_neither_minimized_nor_written() {
     );
     assert!(
         ran.stdout
-            .contains("DIVERGENCE sessionClosedGuard /v (28 cases)\n"),
+            .contains("DIVERGENCE closedGuard /v (28 cases)\n"),
         "{}",
         ran.stdout
     );
     assert!(
-        !ran.stdout.contains("DIVERGENCE readyTimeoutMs"),
+        !ran.stdout.contains("DIVERGENCE timeoutMs"),
         "{}",
         ran.stdout
     );
@@ -91,18 +91,15 @@ fn known_divergences_are_counted_apart_and_neither_minimized_nor_written() {
     );
     assert!(ran
         .stderr
-        .contains("fuzz: known divergence readyTimeoutMs /op\n"));
-    assert_eq!(
-        written(dir.path()),
-        ["sessionClosedGuard-v-19be1ef454a3.json"]
-    );
+        .contains("fuzz: known divergence timeoutMs /op\n"));
+    assert_eq!(written(dir.path()), ["closedGuard-v-2524f9879426.json"]);
 
     // JSON: the known signatures in their own list.
     let ran = fuzz(dir.path(), &["--ledger", "ledger.txt", "--format", "json"]);
     let report: serde_json::Value = serde_json::from_str(&ran.stdout).unwrap();
     assert_eq!(
         report["known"],
-        serde_json::json!([{"signature": "readyTimeoutMs /op", "cases": 100}])
+        serde_json::json!([{"signature": "timeoutMs /op", "cases": 100}])
     );
     assert_eq!(report["divergences"].as_array().unwrap().len(), 1);
 
@@ -123,7 +120,7 @@ fn known_divergences_are_counted_apart_and_neither_minimized_nor_written() {
 fn a_session_whose_divergences_are_all_known_passes() {
     let dir = tempfile::tempdir().unwrap();
     let ledger = format!(
-        "{LEDGER}\nrule op sessionClosedGuard\n  match: paths /v\n  state: triaged\n  reason: prints yes\n"
+        "{LEDGER}\nrule op closedGuard\n  match: paths /v\n  state: triaged\n  reason: prints yes\n"
     );
     support::write(dir.path().join("ledger.txt"), ledger);
     let ran = fuzz(dir.path(), &["--ledger", "ledger.txt"]);

@@ -190,7 +190,7 @@ fn fuzz_judges_each_result_and_bisects_nothing() {
         .args([
             "fuzz",
             "--op",
-            "readyTimeoutMs",
+            "timeoutMs",
             "--seed",
             "1",
             "--count",
@@ -215,7 +215,7 @@ fn fuzz_judges_each_result_and_bisects_nothing() {
     let [group] = report["divergences"].as_array().unwrap().as_slice() else {
         panic!("{report}");
     };
-    assert_eq!(group["signature"], "readyTimeoutMs invalid-output (left)");
+    assert_eq!(group["signature"], "timeoutMs invalid-output (left)");
     assert_eq!(
         group["leftFailure"]["message"],
         "the oracle printed `Infinity`, which is not JSON"

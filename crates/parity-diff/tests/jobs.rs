@@ -14,9 +14,9 @@ use std::process::Command;
 
 use support::{golden_of, oracle, run, Corpus, Ran};
 
-/// `cat`, except that it crashes on any batch holding the case "cliArgs:
+/// `cat`, except that it crashes on any batch holding the case "argv:
 /// every option set", and prints FORCE_COLOR as "1".
-const PORT: &str = r#"input=$(cat); case "$input" in *'cliArgs: every option set'*) echo "port: crashed" >&2; exit 3;; esac; printf '%s' "$input" | sed 's/"FORCE_COLOR":"0"/"FORCE_COLOR":"1"/g'"#;
+const PORT: &str = r#"input=$(cat); case "$input" in *'argv: every option set'*) echo "port: crashed" >&2; exit 3;; esac; printf '%s' "$input" | sed 's/"FORCE_COLOR":"0"/"FORCE_COLOR":"1"/g'"#;
 
 /// Thirteen case files with their goldens (each case its own result):
 /// argv.json's second case crashes the port, its third diverges at
@@ -24,10 +24,10 @@ const PORT: &str = r#"input=$(cat); case "$input" in *'cliArgs: every option set
 fn corpus() -> Corpus {
     let corpus = Corpus::new();
     let argv = [
-        r#"{"op":"cliArgs","name":"cliArgs: none","value":{}}"#,
-        r#"{"op":"cliArgs","name":"cliArgs: every option set","value":{"all":true}}"#,
-        r#"{"op":"cliArgs","name":"cliArgs: env","value":{"FORCE_COLOR":"0"}}"#,
-        r#"{"op":"cliArgs","name":"cliArgs: more","value":{"n":4}}"#,
+        r#"{"op":"argv","name":"argv: none","value":{}}"#,
+        r#"{"op":"argv","name":"argv: every option set","value":{"all":true}}"#,
+        r#"{"op":"argv","name":"argv: env","value":{"FORCE_COLOR":"0"}}"#,
+        r#"{"op":"argv","name":"argv: more","value":{"n":4}}"#,
     ];
     corpus
         .case("argv.json", &format!("[{}]", argv.join(",")))
@@ -71,7 +71,7 @@ fn run_reports_are_the_same_for_every_number_of_jobs() {
         if format == "human" {
             let stdout = &ran[0].stdout;
             assert!(stdout.contains("FAIL argv.json:"), "{stdout}");
-            assert!(stdout.contains("\"cliArgs: every option set\": the oracle exited"));
+            assert!(stdout.contains("\"argv: every option set\": the oracle exited"));
             assert!(
                 stdout.contains("different at /value/FORCE_COLOR"),
                 "{stdout}"
@@ -137,7 +137,7 @@ fn bless_writes_the_same_goldens_for_every_number_of_jobs() {
     }
     let (stdout, json, goldens) = &results[0];
     assert!(
-        stdout.contains("ERROR #1 cliArgs \"cliArgs: every option set\" (crash)"),
+        stdout.contains("ERROR #1 argv \"argv: every option set\" (crash)"),
         "{stdout}"
     );
     assert!(json.contains("\"failedCases\":1"), "{json}");

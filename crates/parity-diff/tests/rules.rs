@@ -20,9 +20,9 @@ const REFERENCE: [(&str, &str); 4] = [
 ];
 
 const CASES: &str = r#"[
-{"name": "guard: closed", "op": "sessionClosedGuard", "message": {"type": "codex-session-closed"}},
-{"name": "guard: other", "op": "sessionClosedGuard", "message": {"type": "x"}},
-{"name": "ready: default", "op": "readyTimeoutMs"}
+{"name": "guard: closed", "op": "closedGuard", "message": {"type": "codex-session-closed"}},
+{"name": "guard: other", "op": "closedGuard", "message": {"type": "x"}},
+{"name": "ready: default", "op": "timeoutMs"}
 ]"#;
 
 /// The reference, but `true` answered as `"yes"`, and a segmentation fault
@@ -49,17 +49,17 @@ fn port(corpus: &Corpus, args: &[&str]) -> Ran {
 }
 
 const RULES: &str = "\
-rule op sessionClosedGuard
+rule op closedGuard
   match: paths /value
   state: accepted
   reason: prints yes for true
 
-rule op nodeArgs
+rule op flags
   match: any
   state: accepted
   reason: no such case
 
-rule op readyTimeoutMs
+rule op timeoutMs
   match: threw \"not implemented\"
   state: triaged https://example.com/issues/1
   reason: passes now
@@ -73,7 +73,7 @@ fn a_rule_accepts_and_stale_or_orphaned_rules_fail_a_full_run() {
     assert_eq!(ran.code, 1, "{ran:?}");
     assert!(
         ran.stdout.contains(
-            "STALE rule op readyTimeoutMs (match: threw \"not implemented\"): matches no case; \
+            "STALE rule op timeoutMs (match: threw \"not implemented\"): matches no case; \
              remove it with `parity-diff accept --prune`\n"
         ),
         "{}",
@@ -81,7 +81,7 @@ fn a_rule_accepts_and_stale_or_orphaned_rules_fail_a_full_run() {
     );
     assert!(
         ran.stdout.contains(
-            "ORPHANED rule op nodeArgs (match: any): no case of its ops; \
+            "ORPHANED rule op flags (match: any): no case of its ops; \
              remove it with `parity-diff accept --prune`\n"
         ),
         "{}",
@@ -95,7 +95,7 @@ fn a_rule_accepts_and_stale_or_orphaned_rules_fail_a_full_run() {
     let report: serde_json::Value = serde_json::from_str(&ran.stdout).unwrap();
     let rules = report["ledgerRules"].as_array().unwrap();
     assert_eq!(rules.len(), 2, "{rules:?}");
-    assert_eq!(rules[0]["rule"], "rule op nodeArgs");
+    assert_eq!(rules[0]["rule"], "rule op flags");
     assert_eq!(rules[0]["problem"], "orphaned");
     assert_eq!(rules[1]["problem"], "stale");
     assert_eq!(rules[1]["link"], "https://example.com/issues/1");
@@ -110,7 +110,7 @@ fn a_rule_accepts_and_stale_or_orphaned_rules_fail_a_full_run() {
     assert_eq!(accepted["entry"]["reason"], "prints yes for true");
 
     // A run of some ops cannot know: it passes.
-    let ran = port(&corpus, &["run", "--op", "sessionClosedGuard"]);
+    let ran = port(&corpus, &["run", "--op", "closedGuard"]);
     assert_eq!(ran.code, 0, "{ran:?}");
 
     // --prune removes both, and the run passes.
@@ -119,8 +119,8 @@ fn a_rule_accepts_and_stale_or_orphaned_rules_fail_a_full_run() {
     assert_eq!(
         ran.stdout,
         concat!(
-            "removed  rule op nodeArgs (match: any) (orphaned: no case of its ops)\n",
-            "removed  rule op readyTimeoutMs (match: threw \"not implemented\") (stale: matches no case)\n",
+            "removed  rule op flags (match: any) (orphaned: no case of its ops)\n",
+            "removed  rule op timeoutMs (match: threw \"not implemented\") (stale: matches no case)\n",
             "ledger parity-ledger.txt: 0 added, 0 changed, 2 removed, 0 unchanged\n",
         )
     );
@@ -145,23 +145,23 @@ fn a_case_entry_wins_over_a_rule() {
     assert_eq!(ran.code, 1, "{ran:?}");
     assert!(
         ran.stdout
-            .contains("  CHANGED a.json:2 #0 sessionClosedGuard \"guard: closed\""),
+            .contains("  CHANGED a.json:2 #0 closedGuard \"guard: closed\""),
         "{}",
         ran.stdout
     );
     // The rule decided nothing: it is stale.
     assert!(
         ran.stdout
-            .contains("STALE rule op sessionClosedGuard (match: paths /value): matches no case"),
+            .contains("STALE rule op closedGuard (match: paths /value): matches no case"),
         "{}",
         ran.stdout
     );
 }
 
 const CRASHING: &str = r#"[
-{"name": "guard: other", "op": "sessionClosedGuard", "message": {"type": "x"}},
-{"name": "boom", "op": "readyTimeoutMs", "configured": 2000},
-{"name": "ready: default", "op": "readyTimeoutMs"}
+{"name": "guard: other", "op": "closedGuard", "message": {"type": "x"}},
+{"name": "boom", "op": "timeoutMs", "configured": 2000},
+{"name": "ready: default", "op": "timeoutMs"}
 ]"#;
 
 #[test]
@@ -170,9 +170,8 @@ fn an_unaccepted_crash_fails_with_exit_status_1() {
     let ran = port(&corpus, &["run"]);
     assert_eq!(ran.code, 1, "{ran:?}");
     assert!(
-        ran.stdout.contains(
-            "  FAIL a.json:3 #1 readyTimeoutMs \"boom\": the oracle exited with status 139"
-        ),
+        ran.stdout
+            .contains("  FAIL a.json:3 #1 timeoutMs \"boom\": the oracle exited with status 139"),
         "{}",
         ran.stdout
     );
@@ -197,7 +196,7 @@ fn an_accepted_crash_passes_by_entry_or_by_rule() {
     assert_eq!(
         ran.stdout,
         concat!(
-            "added    a.json \"boom\" (readyTimeoutMs, crash)\n",
+            "added    a.json \"boom\" (timeoutMs, crash)\n",
             "ledger parity-ledger.txt: 1 added, 0 changed, 0 removed, 0 unchanged\n"
         )
     );
@@ -224,12 +223,12 @@ fn an_accepted_crash_passes_by_entry_or_by_rule() {
     assert_eq!(
         ran.stdout,
         concat!(
-            "added    rule op readyTimeoutMs (match: crash) (1 case)\n",
+            "added    rule op timeoutMs (match: crash) (1 case)\n",
             "ledger parity-ledger.txt: 1 added, 0 changed, 0 removed, 0 unchanged\n"
         )
     );
     assert!(corpus.read("parity-ledger.txt").ends_with(
-        "rule op readyTimeoutMs\n  match: crash\n  state: triaged\n  reason: recursion limit\n"
+        "rule op timeoutMs\n  match: crash\n  state: triaged\n  reason: recursion limit\n"
     ));
     let ran = port(&corpus, &["run"]);
     assert_eq!(ran.code, 0, "{ran:?}");

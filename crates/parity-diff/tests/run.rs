@@ -149,14 +149,14 @@ fn tokens_in_an_oracles_stderr_are_masked() {
     corpus
         .case(
             "a.json",
-            r#"[{"op":"cliArgs","options":{"token":"tok-secret-1"}}]"#,
+            r#"[{"op":"argv","options":{"token":"tok-secret-1"}}]"#,
         )
         .golden("a.json", "[]\n");
     let ran = corpus.run(&["run", "--oracle", "cat >&2; exit 1"]);
     assert_eq!(ran.code, 1);
     assert!(
         ran.stdout
-            .contains(r#"| [{"op":"cliArgs","options":{"token":"<redacted>"}}]"#),
+            .contains(r#"| [{"op":"argv","options":{"token":"<redacted>"}}]"#),
         "{}",
         ran.stdout
     );
