@@ -70,10 +70,10 @@ const GENERATOR: &str = "generate.sh";
 
 /// A fuzz generator (`--generator`), written to `dir`: `CMD --op OP
 /// --seed N --count K` prints K cases of OP, the same for the same seed:
-/// `{"op":OP,"seed":"N","n":I,"v":V}`, V = (the seed's last three digits
-/// + 7 I) mod 1000, so that every value of V turns up in a thousand
-/// cases; of an op whose name starts with `unknown` it has none (it
-/// prints `[]`). It returns the command.
+/// `{"op":OP,"seed":"N","n":I,"v":V}`, where V is the seed's last three
+/// digits plus 7 I, mod 1000, so that every value of V turns up in a
+/// thousand cases; of an op whose name starts with `unknown` it has none
+/// (it prints `[]`). It returns the command.
 pub fn generator(dir: &Path) -> String {
     super::write(
         dir.join(GENERATOR),
