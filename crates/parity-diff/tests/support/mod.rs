@@ -33,7 +33,7 @@ fn require_program(program: &str, why: &str, install: &str) {
 pub fn require_python3() {
     require_program(
         "python3",
-        "runs a port written in Python (examples/partial_port.py or its own)",
+        "runs a port written in Python, which the test writes",
         "install Python 3 (`apt-get install python3`)",
     );
 }
