@@ -1,6 +1,7 @@
-//! `parity-diff run` with the worker-spawn oracle: the binary beside it
-//! runs by default, and the bundled corpus passes. Its behaviour with
-//! any other oracle is parity-diff's own tests' (crates/parity-diff/tests/run.rs).
+//! `parity-diff run` with the worker-spawn oracle as `--oracle` (the
+//! support gives it): it runs as a command like any other, and the
+//! bundled corpus passes. Its behaviour with any other oracle is
+//! parity-diff's own tests' (crates/parity-diff/tests/run.rs).
 
 use crate::parity_diff_support as support;
 
@@ -8,8 +9,8 @@ use std::path::Path;
 
 use support::{golden_of, run, Corpus};
 
-/// Without `--oracle`, the `worker-spawn-oracle` binary beside
-/// parity-diff runs, as a command like any other.
+/// The `worker-spawn-oracle` binary, given as `--oracle` by the support,
+/// runs as a command like any other.
 #[test]
 fn our_own_oracle_binary_runs_by_default() {
     let corpus = Corpus::new();

@@ -5,7 +5,7 @@
 use crate::parity_diff_support as support;
 
 use serde_json::Value;
-use support::{require_python3, run};
+use support::{our_oracle, require_python3, run, run_with};
 
 fn json(text: &str) -> Value {
     serde_json::from_str(text).unwrap_or_else(|error| panic!("{error}: {text}"))
@@ -15,9 +15,11 @@ fn json(text: &str) -> Value {
 #[ignore = "needs python3"]
 fn the_bundled_corpus_and_the_toy_cluster_in_one_report() {
     require_python3();
-    let ran = run(
+    let ran = run_with(
         support::root(),
         &["--config", "tests/clusters.toml", "run", "--format", "json"],
+        b"",
+        &[("WORKER_SPAWN_ORACLE", &our_oracle())],
     );
     assert_eq!(ran.code, 0, "{}", ran.stderr);
     let report = json(&ran.stdout);
