@@ -38,6 +38,16 @@ pub fn require_python3() {
     );
 }
 
+/// For a test marked `#[ignore = "needs node"]` (the `init` skeleton in
+/// JavaScript): fails, saying so, unless `node` runs here.
+pub fn require_node() {
+    require_program(
+        "node",
+        "runs a port written in JavaScript",
+        "install Node.js 20 or newer",
+    );
+}
+
 /// What a run of parity-diff did.
 #[derive(Debug)]
 pub struct Ran {
