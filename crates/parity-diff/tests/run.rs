@@ -232,7 +232,9 @@ fn malformed_corpora_are_input_errors() {
     let ran = corpus.run(&["run", "--oracle", "cat"]);
     assert_eq!(ran.code, 2, "{ran:?}");
     assert!(
-        ran.stdout.contains("is a directory, not a file"),
+        ran.stdout.contains(
+            "ERROR a.json: cannot read golden golden/a.json: a directory, not a regular file"
+        ),
         "{}",
         ran.stdout
     );
