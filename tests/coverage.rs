@@ -297,55 +297,6 @@ fn a_bundled_reference_is_reported_in_its_original_source() {
     assert_eq!(report["scripts"][0]["sourceMap"], true);
 }
 
-#[test]
-fn a_reference_that_writes_no_coverage_is_a_clear_error() {
-    let dir = tempfile::tempdir().unwrap();
-    write(dir.path().join("cases/a.json"), "[{\"op\":\"x\"}]");
-    let ran = run(dir.path(), &["coverage", "--reference", "printf '[0]'"]);
-    assert_eq!(ran.code, 2);
-    assert!(
-        ran.stderr.contains("the reference wrote no coverage") && ran.stderr.contains("Node"),
-        "{}",
-        ran.stderr
-    );
-    assert_eq!(ran.stdout, "");
-}
-
-#[test]
-fn a_bad_allowlist_or_format_is_refused_before_anything_runs() {
-    let dir = tempfile::tempdir().unwrap();
-    write(dir.path().join("cases/a.json"), "[{\"op\":\"x\"}]");
-    write(
-        dir.path().join("coverage-allowlist.txt"),
-        "span \"f\" 0123456789ab\n  at: x:1\n",
-    );
-    // `false` would fail every run: the allowlist is refused first.
-    let ran = run(dir.path(), &["coverage", "--reference", "false"]);
-    assert_eq!(ran.code, 2);
-    assert!(
-        ran.stderr
-            .contains("allowlist coverage-allowlist.txt line 1: an entry needs a reason"),
-        "{}",
-        ran.stderr
-    );
-    let junit = run(
-        dir.path(),
-        &["coverage", "--reference", "false", "--format", "junit"],
-    );
-    assert_eq!(junit.code, 2);
-    assert!(junit
-        .stderr
-        .contains("coverage reports in human, json, markdown or html format only"));
-    let html = run(
-        dir.path(),
-        &["cmin", "--reference", "false", "--format", "html"],
-    );
-    assert_eq!(html.code, 2);
-    assert!(html
-        .stderr
-        .contains("cmin reports in human or json format only"));
-}
-
 /// What a coverage-guided fuzzer calls (issue 22, `fuzz --grow`): the
 /// corpus measured once, then any batch run with coverage on, and what it
 /// reaches beyond the corpus, named by function and line.

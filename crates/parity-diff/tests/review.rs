@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use crate::parity_diff_support as support;
+use crate::support;
 
 use support::{Corpus, Ran};
 
@@ -21,9 +21,9 @@ use support::{Corpus, Ran};
 /// build on a loaded machine runs the corpus first).
 const PATIENCE: Duration = Duration::from_secs(60);
 
-/// The parity-diff binary, beside the oracle's.
+/// The parity-diff binary.
 fn parity_diff() -> PathBuf {
-    Path::new(env!("CARGO_BIN_EXE_worker-spawn-oracle")).with_file_name("parity-diff")
+    PathBuf::from(env!("CARGO_BIN_EXE_parity-diff"))
 }
 
 /// A tmux server of the test's own (its socket in a temporary

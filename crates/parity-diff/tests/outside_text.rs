@@ -7,7 +7,7 @@
 //! Each test reproduces a defect found by probing the release binaries;
 //! the checks here are written independently of the library's own.
 
-use crate::parity_diff_support as support;
+use crate::support;
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -585,6 +585,8 @@ fn bless_accept_and_fuzz_messages_are_neutral() {
                 "fuzz",
                 "--left",
                 "sh broken.sh",
+                "--right",
+                "cat",
                 "--count",
                 "20",
                 "--seed",

@@ -2,7 +2,7 @@
 //! `NO_COLOR`, `CLICOLOR`, `CLICOLOR_FORCE`, a terminal and `TERM`
 //! (issue 18). `--color always` and `never` override them all.
 
-use crate::parity_diff_support as support;
+use crate::support;
 
 use std::fs::File;
 use std::io::Read;
@@ -50,10 +50,7 @@ fn coloured_on_a_terminal(corpus: &Corpus, env: &[(&str, &str)]) -> bool {
     assert_eq!(opened, 0, "openpty: {}", std::io::Error::last_os_error());
     // SAFETY: both were just opened and nothing else owns them.
     let (master, slave) = unsafe { (OwnedFd::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
-    let mut command = Command::new(
-        std::path::Path::new(env!("CARGO_BIN_EXE_worker-spawn-oracle"))
-            .with_file_name("parity-diff"),
-    );
+    let mut command = Command::new(env!("CARGO_BIN_EXE_parity-diff"));
     command
         .args(["compare", "results.json", "golden.json", "--color", "auto"])
         .current_dir(corpus.path())

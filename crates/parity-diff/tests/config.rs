@@ -6,7 +6,7 @@
 //! The oracle is `cat` (each case file is its own result array), made to
 //! fail where it would run outside the config's directory.
 
-use crate::parity_diff_support as support;
+use crate::support;
 
 use support::{golden_of, run, write, Corpus};
 

@@ -4,7 +4,7 @@
 //! Corpora here use `cat` as the oracle: each case file is its own result
 //! array, so a golden that differs from its case file is a failure.
 
-use crate::parity_diff_support as support;
+use crate::support;
 
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;

@@ -5,7 +5,7 @@
 //! and the port runs once per file (or batch). Each port appends a line
 //! to `runs.txt` per run.
 
-use crate::parity_diff_support as support;
+use crate::support;
 
 use support::report::Report;
 use support::{golden_of, run_with, six_case_corpus as corpus, Corpus, SIX_CASES as CASES};
@@ -181,34 +181,30 @@ fn bless_keeps_the_old_golden_elements_of_those_cases_without_a_rerun() {
 fn fuzz_judges_each_result_and_bisects_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let counter = dir.path().join("runs.txt");
-    let port = format!(
-        "sh '{}/tests/fixtures/infinity_port.sh'",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    // `cat` that prints `Infinity` for each case whose `v` is 990 or
+    // more (the fixture generator's `v`), counting its runs.
+    let port = r#"echo run >> "$PORT_RUNS"; sed 's/{[^{}]*"v":99[0-9]}/Infinity/g'"#;
+    let generator = support::oracle::generator(dir.path());
     let out = dir.path().join("out");
-    let output = std::process::Command::new(
-        std::path::Path::new(env!("CARGO_BIN_EXE_worker-spawn-oracle"))
-            .with_file_name("parity-diff"),
-    )
-    .args([
-        "fuzz",
-        "--right",
-        env!("CARGO_BIN_EXE_worker-spawn-oracle"),
-        "--op",
-        "readyTimeoutMs",
-        "--seed",
-        "1",
-        "--count",
-        "1000",
-    ])
-    .args(["--jobs", "1", "--format", "json", "--left"])
-    .arg(&port)
-    .arg("--out")
-    .arg(&out)
-    .env("PORT_ORACLE", env!("CARGO_BIN_EXE_worker-spawn-oracle"))
-    .env("PORT_RUNS", &counter)
-    .output()
-    .unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_parity-diff"))
+        .args([
+            "fuzz",
+            "--op",
+            "timeoutMs",
+            "--seed",
+            "1",
+            "--count",
+            "1000",
+        ])
+        .args([
+            "--jobs", "1", "--format", "json", "--left", port, "--right", "cat",
+        ])
+        .args(["--generator", &generator])
+        .arg("--out")
+        .arg(&out)
+        .env("PORT_RUNS", &counter)
+        .output()
+        .unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(1), "{stderr}");
     let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
@@ -219,7 +215,7 @@ fn fuzz_judges_each_result_and_bisects_nothing() {
     let [group] = report["divergences"].as_array().unwrap().as_slice() else {
         panic!("{report}");
     };
-    assert_eq!(group["signature"], "readyTimeoutMs invalid-output (left)");
+    assert_eq!(group["signature"], "timeoutMs invalid-output (left)");
     assert_eq!(
         group["leftFailure"]["message"],
         "the oracle printed `Infinity`, which is not JSON"

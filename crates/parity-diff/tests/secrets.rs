@@ -2,7 +2,7 @@
 //! can read, and a golden argv shifted by one element (issue 14, item 10),
 //! in every format, GitHub's annotations and job summary included.
 
-use crate::parity_diff_support as support;
+use crate::support;
 
 use support::{golden_of, run_with, write, Corpus, Ran};
 
@@ -17,39 +17,39 @@ fn broken_case_file() -> String {
     let t: Vec<String> = (1..=26).map(token).collect();
     let cases = [
         format!(
-            r#"{{"op":"cliArgs","options":{{"kandanUrl":"https://user:{}@kandan.test/","token":"{}","linzumiAgentMcpToken":"{}","runnerId":"r","kandanThreadId":"th","cwd":"/w","codexBin":"codex"}}}}"#,
+            r#"{{"op":"argv","options":{{"kandanUrl":"https://user:{}@kandan.test/","token":"{}","linzumiAgentMcpToken":"{}","runnerId":"r","kandanThreadId":"th","cwd":"/w","codexBin":"codex"}}}}"#,
             t[0], t[1], t[2]
         ),
         format!(
-            r#"{{"op":"envOverlay","options":{{}},"forwardableOpenAiApiKey":"{}"}}"#,
+            r#"{{"op":"overlay","options":{{}},"forwardableOpenAiApiKey":"{}"}}"#,
             t[3]
         ),
         format!(
-            r#"{{"op":"redactedCliArgs","args":["--token","{}","--token={}","--linzumi-agent-mcp-token","{}","--linzumi-agent-mcp-token={}"]}}"#,
+            r#"{{"op":"redactedArgv","args":["--token","{}","--token={}","--linzumi-agent-mcp-token","{}","--linzumi-agent-mcp-token={}"]}}"#,
             t[4], t[5], t[6], t[7]
         ),
         format!(
-            r#"{{"op":"redactedCliArgs","args":["--bearer","{}","--bearer={}","-t","{}","--auth","{}","--auth={}","--private-key","{}","--private-key={}"]}}"#,
+            r#"{{"op":"redactedArgv","args":["--bearer","{}","--bearer={}","-t","{}","--auth","{}","--auth={}","--private-key","{}","--private-key={}"]}}"#,
             t[8], t[9], t[10], t[11], t[12], t[13], t[14]
         ),
         format!(
-            r#"{{"op":"parseWorkerArgs","args":["thread-codex-worker","--runtime-defaults","{{\"model\":\"m\",\"apiToken\":\"{}\"}}"],"env":{{"LINZUMI_RUNNER_TOKEN":"{}","LINZUMI_AGENT_MCP_TOKEN":"{}","OPENAI_API_KEY":"{}"}}}}"#,
+            r#"{{"op":"parseArgs","args":["thread-codex-worker","--runtime-defaults","{{\"model\":\"m\",\"apiToken\":\"{}\"}}"],"env":{{"LINZUMI_RUNNER_TOKEN":"{}","LINZUMI_AGENT_MCP_TOKEN":"{}","OPENAI_API_KEY":"{}"}}}}"#,
             t[15], t[16], t[17], t[18]
         ),
         format!(
-            r#"{{"op":"remoteConfig","json":"{{\"kandanUrl\":\"https://k.test\",\"token\":\"{}\"}}"}}"#,
+            r#"{{"op":"remote","json":"{{\"kandanUrl\":\"https://k.test\",\"token\":\"{}\"}}"}}"#,
             t[19]
         ),
         format!(
-            r#"{{"op":"remoteConfigEnv","env":{{"LINZUMI_REMOTE_HARNESS_CONFIG":"{{\"kandanUrl\":\"https://bot:{}@k.test/\",\"token\":\"{}\"}}"}}}}"#,
+            r#"{{"op":"remoteEnv","env":{{"LINZUMI_REMOTE_HARNESS_CONFIG":"{{\"kandanUrl\":\"https://bot:{}@k.test/\",\"token\":\"{}\"}}"}}}}"#,
             t[20], t[21]
         ),
         format!(
-            r#"{{"op":"readyMessage","message":{{"type":"x","headers":["Authorization: Bearer {}","authorization: bearer {}"]}}}}"#,
+            r#"{{"op":"greeting","message":{{"type":"x","headers":["Authorization: Bearer {}","authorization: bearer {}"]}}}}"#,
             t[22], t[23]
         ),
         format!(
-            r#"{{"op":"readyMessage","message":{{"db":"postgres://admin:{}@db:5432/x","log":"export MY_SERVICE_TOKEN={}; run"}}}}"#,
+            r#"{{"op":"greeting","message":{{"db":"postgres://admin:{}@db:5432/x","log":"export MY_SERVICE_TOKEN={}; run"}}}}"#,
             t[24], t[25]
         ),
     ];
@@ -107,21 +107,13 @@ fn an_oracle_echoing_an_unreadable_case_file_prints_no_token() {
             "the job summary",
         );
         // The echo is shown, masked: the test is not passed by silence.
-        assert!(
-            ran.stdout.contains("remoteConfigEnv"),
-            "{format}: {}",
-            ran.stdout
-        );
+        assert!(ran.stdout.contains("remoteEnv"), "{format}: {}", ran.stdout);
         assert!(ran.stdout.contains("redacted"), "{format}: {}", ran.stdout);
     }
     let ran = corpus.run(&["bless", "--reference", "cat >&2; exit 3"]);
     assert_eq!(ran.code, 2, "bless: {ran:?}");
     assert_no_token(&ran, "bless");
-    assert!(
-        ran.stdout.contains("remoteConfigEnv"),
-        "bless: {}",
-        ran.stdout
-    );
+    assert!(ran.stdout.contains("remoteEnv"), "bless: {}", ran.stdout);
 }
 
 #[test]
@@ -152,7 +144,7 @@ fn a_golden_argv_shifted_by_one_element_prints_no_token() {
     write(
         corpus.join("cases.json"),
         format!(
-            r#"[{{"op":"cliArgs","name":"shifted","options":{{"kandanUrl":"https://kandan.test","token":"{secret}","runnerId":"r","kandanThreadId":"th","cwd":"/w","codexBin":"codex"}}}}]"#
+            r#"[{{"op":"argv","name":"shifted","options":{{"kandanUrl":"https://kandan.test","token":"{secret}","runnerId":"r","kandanThreadId":"th","cwd":"/w","codexBin":"codex"}}}}]"#
         ),
     );
     write(corpus.join("golden.json"), golden_of(&[&quoted(&argv)]));
@@ -223,7 +215,7 @@ fn a_port_quoting_the_case_s_token_prints_it_nowhere() {
     let secret = "tok-Q7zx-4711";
     let case = |name: &str| {
         format!(
-            r#"{{"op":"redactedCliArgs","name":"{name}","args":["--token","{secret}","--cwd","/w"]}}"#
+            r#"{{"op":"redactedArgv","name":"{name}","args":["--token","{secret}","--cwd","/w"]}}"#
         )
     };
     let golden = r#"{"defined":true,"value":["--token","<redacted>","--cwd","/w"]}"#;

@@ -1,5 +1,6 @@
 //! The porting workflow with a divergence ledger, walked end to end with
-//! a partial port: our own oracle, wrapped so that one op's results are
+//! a partial port: a reference that answers each case by its name
+//! (`support::oracle::by_name`), wrapped so that one op's results are
 //! rewritten and another op's messages changed (`PORT_MODE` adds more).
 //!
 //! 1. `run` fails;
@@ -10,27 +11,27 @@
 //! 6. a changed form fails, named changed;
 //! 7. an orphaned entry fails a full run only.
 
-use crate::parity_diff_support as support;
+use crate::support;
 
 use support::report::{named, CaseState, EntryState, Report};
-use support::{require_python3, run_with, Corpus, Ran};
+use support::{oracle, require_python3, run_with, Corpus, Ran};
 
-/// The partial port: our oracle's results, with readyTimeoutMs values
+/// The partial port: the reference's results, with timeoutMs values
 /// one too high (except for "ready: in range" when PORT_MODE has
-/// `fixed`; two too high for "ready: default" with `form`), scriptPath's
-/// messages changed, and with `new` one sessionClosedGuard answer flipped.
+/// `fixed`; two too high for "ready: default" with `form`), pathJoin's
+/// messages changed, and with `new` one closedGuard answer flipped.
 const PORT: &str = r#"
 import json, os, subprocess, sys
 data = sys.stdin.buffer.read()
-out = subprocess.run([os.environ["ORACLE"]], input=data, capture_output=True, check=True).stdout
+out = subprocess.run(os.environ["ORACLE"], shell=True, input=data, capture_output=True, check=True).stdout
 cases, results = json.loads(data), json.loads(out)
 mode = os.environ.get("PORT_MODE", "").split(",")
 for case, result in zip(cases, results):
     op, name = case.get("op"), case.get("name")
-    if op == "readyTimeoutMs" and "value" in result:
+    if op == "timeoutMs" and "value" in result:
         if not ("fixed" in mode and name == "ready: in range"):
             result["value"] += 2 if ("form" in mode and name == "ready: default") else 1
-    if op == "scriptPath" and result.get("threw"):
+    if op == "pathJoin" and result.get("threw"):
         result["message"] += " (in the port)"
     if "new" in mode and name == "guard: closed":
         result["value"] = not result["value"]
@@ -38,26 +39,48 @@ sys.stdout.write(json.dumps(results, separators=(",", ":")))
 "#;
 
 const A: &str = r#"[
-{"name": "ready: default", "op": "readyTimeoutMs"},
-{"name": "ready: in range", "op": "readyTimeoutMs", "configured": 5000},
-{"name": "ready: not a number", "op": "readyTimeoutMs", "configured": "x"},
-{"name": "guard: closed", "op": "sessionClosedGuard", "message": {"type": "codex-session-closed"}},
-{"name": "guard: other", "op": "sessionClosedGuard", "message": {"type": "x"}}
+{"name": "ready: default", "op": "timeoutMs"},
+{"name": "ready: in range", "op": "timeoutMs", "configured": 5000},
+{"name": "ready: not a number", "op": "timeoutMs", "configured": "x"},
+{"name": "guard: closed", "op": "closedGuard", "message": {"type": "codex-session-closed"}},
+{"name": "guard: other", "op": "closedGuard", "message": {"type": "x"}}
 ]"#;
 
 const B: &str = r#"[
-{"name": "script: relative", "op": "scriptPath", "scriptPath": "w.js", "cwd": "/srv"},
-{"name": "script: relative cwd", "op": "scriptPath", "scriptPath": "w.js", "cwd": "rel"}
+{"name": "script: relative", "op": "pathJoin", "pathJoin": "w.js", "cwd": "/srv"},
+{"name": "script: relative cwd", "op": "pathJoin", "pathJoin": "w.js", "cwd": "rel"}
 ]"#;
 
-const ORACLE: &str = env!("CARGO_BIN_EXE_worker-spawn-oracle");
+/// What the reference answers for each case of [`A`] and [`B`], by name.
+const REFERENCE: [(&str, &str); 7] = [
+    ("ready: default", r#"{"defined":true,"value":30000}"#),
+    ("ready: in range", r#"{"defined":true,"value":5000}"#),
+    (
+        "ready: not a number",
+        r#"{"threw":true,"message":"threadRunnerReadyTimeoutMs must be a number"}"#,
+    ),
+    ("guard: closed", r#"{"defined":true,"value":true}"#),
+    ("guard: other", r#"{"defined":true,"value":false}"#),
+    (
+        "script: relative",
+        r#"{"defined":true,"value":"/srv/w.js"}"#,
+    ),
+    (
+        "script: relative cwd",
+        r#"{"threw":true,"message":"worker cwd must be an absolute path"}"#,
+    ),
+];
 
-/// A corpus with goldens from our own oracle, and the port beside it
+/// The reference's command.
+const ORACLE: &str = oracle::BY_NAME;
+
+/// A corpus with goldens from the reference, and the port beside it
 /// (which needs python3: the tests that run it are ignored by default).
 fn corpus() -> Corpus {
     let corpus = Corpus::new();
     corpus.case("a.json", A).case("b.json", B);
     support::write(corpus.join("port.py"), PORT);
+    oracle::by_name(corpus.path(), &REFERENCE);
     let ran = corpus.run(&["bless", "--reference", ORACLE]);
     assert_eq!(ran.code, 0, "{ran:?}");
     corpus
@@ -88,13 +111,12 @@ fn the_porting_workflow() {
     let ran = port(&corpus, "", &["run"]);
     assert_eq!(ran.code, 1, "{ran:?}");
     assert!(
-        ran.stdout.contains(
-            "  FAIL a.json:2 #0 readyTimeoutMs \"ready: default\": different at /value\n"
-        ),
+        ran.stdout
+            .contains("  FAIL a.json:2 #0 timeoutMs \"ready: default\": different at /value\n"),
         "{}",
         ran.stdout
     );
-    assert!(ran.stdout.contains("  FAIL b.json:3 #1 scriptPath \"script: relative cwd\": the port threw \"worker cwd must be an absolute path (in the port)\" where the golden threw \"worker cwd must be an absolute path\"\n"), "{}", ran.stdout);
+    assert!(ran.stdout.contains("  FAIL b.json:3 #1 pathJoin \"script: relative cwd\": the port threw \"worker cwd must be an absolute path (in the port)\" where the golden threw \"worker cwd must be an absolute path\"\n"), "{}", ran.stdout);
     assert_eq!(ran.last_line(), "4 passed, 3 failed");
 
     // 2. Accept them: the run passes, the divergences counted as accepted.
@@ -107,9 +129,9 @@ fn the_porting_workflow() {
     assert_eq!(
         ran.stdout,
         concat!(
-            "added    a.json \"ready: default\" (readyTimeoutMs, different at /value)\n",
-            "added    a.json \"ready: in range\" (readyTimeoutMs, different at /value)\n",
-            "added    b.json \"script: relative cwd\" (scriptPath, different at /message)\n",
+            "added    a.json \"ready: default\" (timeoutMs, different at /value)\n",
+            "added    a.json \"ready: in range\" (timeoutMs, different at /value)\n",
+            "added    b.json \"script: relative cwd\" (pathJoin, different at /message)\n",
             "ledger parity-ledger.txt: 3 added, 0 changed, 0 removed, 0 unchanged\n"
         )
     );
@@ -118,7 +140,7 @@ fn the_porting_workflow() {
     assert!(
         ledger.contains(concat!(
             "case a.json \"ready: default\"\n",
-            "  op: readyTimeoutMs\n",
+            "  op: timeoutMs\n",
             "  state: triaged\n",
             "  reason: off by one, being fixed\n",
             "  verdict: different\n",
@@ -148,9 +170,8 @@ fn the_porting_workflow() {
     let ran = port(&corpus, "new", &["run"]);
     assert_eq!(ran.code, 1, "{ran:?}");
     assert!(
-        ran.stdout.contains(
-            "  NEW a.json:5 #3 sessionClosedGuard \"guard: closed\": different at /value\n"
-        ),
+        ran.stdout
+            .contains("  NEW a.json:5 #3 closedGuard \"guard: closed\": different at /value\n"),
         "{}",
         ran.stdout
     );
@@ -166,7 +187,7 @@ fn the_porting_workflow() {
     assert_eq!(ran.code, 1, "{ran:?}");
     assert!(
         ran.stdout.contains(concat!(
-            "  STALE a.json:3 #1 readyTimeoutMs \"ready: in range\": passes now, but its ledger entry ",
+            "  STALE a.json:3 #1 timeoutMs \"ready: in range\": passes now, but its ledger entry ",
             "(triaged: off by one, being fixed) expects a divergence: run `parity-diff accept --prune`\n"
         )),
         "{}",
@@ -195,8 +216,8 @@ fn the_porting_workflow() {
     assert_eq!(ran.code, 1, "{ran:?}");
     assert!(
         ran.stdout.contains(concat!(
-            "  CHANGED a.json:2 #0 readyTimeoutMs \"ready: default\": different at /value\n",
-            "      input: {\"name\":\"ready: default\",\"op\":\"readyTimeoutMs\"}\n",
+            "  CHANGED a.json:2 #0 timeoutMs \"ready: default\": different at /value\n",
+            "      input: {\"name\":\"ready: default\",\"op\":\"timeoutMs\"}\n",
             "      ledger: triaged: off by one, being fixed\n",
             "      at /value\n",
             "        golden: 30000\n",
@@ -211,7 +232,7 @@ fn the_porting_workflow() {
     // 7. An entry whose case is gone fails a full run, and only a full run.
     support::write(
         corpus.join("cases/b.json"),
-        r#"[{"name": "script: relative", "op": "scriptPath", "scriptPath": "w.js", "cwd": "/srv"}]"#,
+        r#"[{"name": "script: relative", "op": "pathJoin", "pathJoin": "w.js", "cwd": "/srv"}]"#,
     );
     let ran = corpus.run(&["bless", "--reference", ORACLE]);
     assert_eq!(ran.code, 0, "{ran:?}");
@@ -219,7 +240,7 @@ fn the_porting_workflow() {
     assert_eq!(ran.code, 1, "{ran:?}");
     assert!(
         ran.stdout.contains(
-            "ORPHANED b.json \"script: relative cwd\" (op scriptPath): no such case; \
+            "ORPHANED b.json \"script: relative cwd\" (op pathJoin): no such case; \
              remove the entry with `parity-diff accept --prune`\n"
         ),
         "{}",
@@ -234,7 +255,7 @@ fn the_porting_workflow() {
         named("b.json", "script: relative cwd")
     );
     for partial in [
-        &["run", "--op", "readyTimeoutMs"][..],
+        &["run", "--op", "timeoutMs"][..],
         &["run", "--filter", "a.json"],
         &["run", "--shard", "1/1"],
     ] {
@@ -328,7 +349,7 @@ fn accept_keeps_the_ledgers_permissions_comments_and_other_entries() {
             "--ledger",
             "my-ledger.txt",
             "--op",
-            "scriptPath",
+            "pathJoin",
         ],
     );
     assert_eq!(ran.code, 0, "{ran:?}");
@@ -366,7 +387,7 @@ fn accept_keeps_the_ledgers_permissions_comments_and_other_entries() {
     assert_eq!(mode, 0o640);
     let text = std::fs::read_to_string(&ledger).unwrap();
     assert!(
-        text.contains("# Upstream rejects relative cwds with another message.\ncase b.json \"script: relative cwd\"\n  op: scriptPath\n  state: accepted\n  reason: known\n"),
+        text.contains("# Upstream rejects relative cwds with another message.\ncase b.json \"script: relative cwd\"\n  op: pathJoin\n  state: accepted\n  reason: known\n"),
         "{text}"
     );
     assert!(
@@ -413,8 +434,8 @@ fn a_ledger_needs_unique_names_and_must_exist_when_named() {
     support::write(corpus.join("parity-ledger.txt"), "");
     corpus.case(
         "a.json",
-        r#"[{"name": "same", "op": "readyTimeoutMs"},
-{"name": "same", "op": "readyTimeoutMs", "configured": 5000}]"#,
+        r#"[{"name": "same", "op": "timeoutMs"},
+{"name": "same", "op": "timeoutMs", "configured": 5000}]"#,
     );
     let ran = port(&corpus, "", &["run"]);
     assert_eq!(ran.code, 2, "{ran:?}");
@@ -461,11 +482,11 @@ fn compare_with_a_ledger_knows_cases_by_the_case_files_base_name() {
         "{}",
         ran.stderr
     );
-    let ran = compare(&["--op", "readyTimeoutMs"]);
+    let ran = compare(&["--op", "timeoutMs"]);
     assert_eq!(ran.code, 2);
     assert!(ran.stderr.contains("--op needs --cases"), "{}", ran.stderr);
     // --op picks the results and the golden's elements at the same places.
-    let ran = compare(&["--cases", "cases/a.json", "--op", "sessionClosedGuard"]);
+    let ran = compare(&["--cases", "cases/a.json", "--op", "closedGuard"]);
     assert_eq!((ran.code, ran.stdout.as_str()), (0, "2 passed, 0 failed\n"));
     let ran = compare(&["--cases", "cases/a.json", "--op", "nope"]);
     assert_eq!(ran.code, 2);

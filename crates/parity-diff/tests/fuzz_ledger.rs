@@ -1,44 +1,39 @@
 //! Fuzz reads the ledger: a divergence an accepted or triaged rule
 //! matches is known, counted apart, neither minimized nor written; every
-//! other divergence is found, minimized and written as before.
+//! other divergence is found, minimized and written as before. The
+//! cases are the fixture generator's (`support::oracle::generator`), the
+//! reference is `cat`.
 
-use crate::parity_diff_support as support;
+use crate::support;
 
-use support::{run_with, Ran};
+use support::{oracle, run_with, Ran};
 
-const ORACLE: &str = env!("CARGO_BIN_EXE_worker-spawn-oracle");
-
-/// Our oracle, but readyTimeoutMs not ported (it throws "not
-/// implemented" where a value is due) and sessionClosedGuard's `true`
-/// printed as `"yes"` (a bug).
-fn port() -> String {
-    format!(
-        r#"{ORACLE} | sed 's/{{"defined":true,"value":[0-9]*}}/{{"threw":true,"message":"not implemented"}}/g; s/"value":true/"value":"yes"/g'"#
-    )
-}
+/// `cat`, but timeoutMs half ported (it throws "not implemented"
+/// for each case whose `v` is odd) and closedGuard's `v` printed
+/// as `"yes"` when it is below 100 (a bug).
+const PORT: &str = r#"sed -E 's/\{"op":"timeoutMs","seed":"[0-9]*","n":[0-9]*,"v":[0-9]*[13579]\}/{"threw":true,"message":"not implemented"}/g; s/("op":"closedGuard",[^}]*"v":)([0-9]|[0-9][0-9])\}/\1"yes"}/g'"#;
 
 const LEDGER: &str = "\
-rule op readyTimeoutMs
+rule op timeoutMs
   match: threw \"not implemented\"
   state: accepted
   reason: not ported yet
 ";
 
 fn fuzz(dir: &std::path::Path, extra: &[&str]) -> Ran {
-    let generator = format!("{ORACLE} generate");
-    let port = port();
+    let generator = oracle::generator(dir);
     let mut args = vec![
         "fuzz",
         "--left",
-        ORACLE,
+        "cat",
         "--right",
-        &port,
+        PORT,
         "--generator",
         &generator,
         "--op",
-        "readyTimeoutMs",
+        "timeoutMs",
         "--op",
-        "sessionClosedGuard",
+        "closedGuard",
         "--seed",
         "3",
         "--count",
@@ -70,7 +65,7 @@ fn known_divergences_are_counted_apart_and_neither_minimized_nor_written() {
     assert_eq!(ran.code, 1, "{ran:?}");
     assert!(
         ran.stdout.contains(
-            "KNOWN readyTimeoutMs /defined (147 cases): the ledger accepts it; \
+            "KNOWN timeoutMs /op (100 cases): the ledger accepts it; \
              not minimized, not written\n"
         ),
         "{}",
@@ -78,36 +73,33 @@ fn known_divergences_are_counted_apart_and_neither_minimized_nor_written() {
     );
     assert!(
         ran.stdout
-            .contains("DIVERGENCE sessionClosedGuard /value (43 cases)\n"),
+            .contains("DIVERGENCE closedGuard /v (28 cases)\n"),
         "{}",
         ran.stdout
     );
     assert!(
-        !ran.stdout.contains("DIVERGENCE readyTimeoutMs"),
+        !ran.stdout.contains("DIVERGENCE timeoutMs"),
         "{}",
         ran.stdout
     );
     assert!(
         ran.last_line().ends_with(
-            ": 43 diverged, 1 signature; 147 known (1 signature, accepted by the ledger)"
+            ": 28 diverged, 1 signature; 100 known (1 signature, accepted by the ledger)"
         ),
         "{}",
         ran.stdout
     );
     assert!(ran
         .stderr
-        .contains("fuzz: known divergence readyTimeoutMs /defined\n"));
-    assert_eq!(
-        written(dir.path()),
-        ["sessionClosedGuard-value-d6ba1114f65f.json"]
-    );
+        .contains("fuzz: known divergence timeoutMs /op\n"));
+    assert_eq!(written(dir.path()), ["closedGuard-v-2524f9879426.json"]);
 
     // JSON: the known signatures in their own list.
     let ran = fuzz(dir.path(), &["--ledger", "ledger.txt", "--format", "json"]);
     let report: serde_json::Value = serde_json::from_str(&ran.stdout).unwrap();
     assert_eq!(
         report["known"],
-        serde_json::json!([{"signature": "readyTimeoutMs /defined", "cases": 147}])
+        serde_json::json!([{"signature": "timeoutMs /op", "cases": 100}])
     );
     assert_eq!(report["divergences"].as_array().unwrap().len(), 1);
 
@@ -117,7 +109,7 @@ fn known_divergences_are_counted_apart_and_neither_minimized_nor_written() {
     assert_eq!(ran.code, 1, "{ran:?}");
     assert!(!ran.stdout.contains("KNOWN"), "{}", ran.stdout);
     assert!(
-        ran.last_line().ends_with(": 190 diverged, 2 signatures"),
+        ran.last_line().ends_with(": 128 diverged, 2 signatures"),
         "{}",
         ran.stdout
     );
@@ -128,14 +120,14 @@ fn known_divergences_are_counted_apart_and_neither_minimized_nor_written() {
 fn a_session_whose_divergences_are_all_known_passes() {
     let dir = tempfile::tempdir().unwrap();
     let ledger = format!(
-        "{LEDGER}\nrule op sessionClosedGuard\n  match: paths /value\n  state: triaged\n  reason: prints yes\n"
+        "{LEDGER}\nrule op closedGuard\n  match: paths /v\n  state: triaged\n  reason: prints yes\n"
     );
     support::write(dir.path().join("ledger.txt"), ledger);
     let ran = fuzz(dir.path(), &["--ledger", "ledger.txt"]);
     assert_eq!(ran.code, 0, "{ran:?}");
     assert!(
         ran.last_line().ends_with(
-            ": 0 diverged, 0 signatures; 190 known (2 signatures, accepted by the ledger)"
+            ": 0 diverged, 0 signatures; 128 known (2 signatures, accepted by the ledger)"
         ),
         "{}",
         ran.stdout

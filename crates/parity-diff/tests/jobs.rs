@@ -1,29 +1,53 @@
 //! `--jobs N`: oracles run in parallel, and what comes out (reports,
 //! goldens, fuzz findings) is byte for byte the same for every N.
 //!
-//! The port is our own oracle with a planted divergence and a crash on
-//! one case, so that reports hold failures, groups and an error found by
-//! bisection.
+//! The port is `cat` (each case is its own result) with a planted
+//! divergence and a crash on one case, so that reports hold failures,
+//! groups and an error found by bisection; the corpus is thirteen files,
+//! so that every number of jobs has files to share.
 
-use crate::parity_diff_support as support;
+use crate::support;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use support::{root, run, Ran};
+use support::{golden_of, oracle, run, Corpus, Ran};
 
-fn oracle() -> &'static str {
-    env!("CARGO_BIN_EXE_worker-spawn-oracle")
-}
+/// `cat`, except that it crashes on any batch holding the case "argv:
+/// every option set", and prints FORCE_COLOR as "1".
+const PORT: &str = r#"input=$(cat); case "$input" in *'argv: every option set'*) echo "port: crashed" >&2; exit 3;; esac; printf '%s' "$input" | sed 's/"FORCE_COLOR":"0"/"FORCE_COLOR":"1"/g'"#;
 
-/// Our oracle, except that it crashes on any batch holding the case
-/// "cliArgs: every option set", and prints FORCE_COLOR as "1".
-fn port() -> String {
-    format!(
-        r#"input=$(cat); case "$input" in *'cliArgs: every option set'*) echo "port: crashed" >&2; exit 3;; esac; printf '%s' "$input" | '{}' | sed 's/"FORCE_COLOR":"0"/"FORCE_COLOR":"1"/g'"#,
-        oracle()
-    )
+/// Thirteen case files with their goldens (each case its own result):
+/// argv.json's second case crashes the port, its third diverges at
+/// /value/FORCE_COLOR; twelve files of ops o0 to o3 pass.
+fn corpus() -> Corpus {
+    let corpus = Corpus::new();
+    let argv = [
+        r#"{"op":"argv","name":"argv: none","value":{}}"#,
+        r#"{"op":"argv","name":"argv: every option set","value":{"all":true}}"#,
+        r#"{"op":"argv","name":"argv: env","value":{"FORCE_COLOR":"0"}}"#,
+        r#"{"op":"argv","name":"argv: more","value":{"n":4}}"#,
+    ];
+    corpus
+        .case("argv.json", &format!("[{}]", argv.join(",")))
+        .golden("argv.json", &golden_of(&argv));
+    for file in 0..12 {
+        let cases: Vec<String> = (0..3 + file % 4)
+            .map(|n| {
+                format!(
+                    r#"{{"op":"o{}","name":"f{file} c{n}","v":{n}}}"#,
+                    (file + n) % 4
+                )
+            })
+            .collect();
+        let cases: Vec<&str> = cases.iter().map(String::as_str).collect();
+        let name = format!("f{file:02}.json");
+        corpus
+            .case(&name, &format!("[{}]", cases.join(",")))
+            .golden(&name, &golden_of(&cases));
+    }
+    corpus
 }
 
 const JOBS: [&str; 3] = ["1", "2", "4"];
@@ -36,18 +60,18 @@ fn run_jobs(dir: &Path, args: &[&str], jobs: &str) -> Ran {
 
 #[test]
 fn run_reports_are_the_same_for_every_number_of_jobs() {
-    let port = port();
+    let corpus = corpus();
     for format in ["human", "json", "junit"] {
-        let args = ["run", "--oracle", &port, "--format", format];
+        let args = ["run", "--oracle", PORT, "--format", format];
         let ran: Vec<Ran> = JOBS
             .iter()
-            .map(|jobs| run_jobs(root(), &args, jobs))
+            .map(|jobs| run_jobs(corpus.path(), &args, jobs))
             .collect();
         assert_eq!(ran[0].code, 1, "{}", ran[0].stderr);
         if format == "human" {
             let stdout = &ran[0].stdout;
             assert!(stdout.contains("FAIL argv.json:"), "{stdout}");
-            assert!(stdout.contains("\"cliArgs: every option set\": the oracle exited"));
+            assert!(stdout.contains("\"argv: every option set\": the oracle exited"));
             assert!(
                 stdout.contains("different at /value/FORCE_COLOR"),
                 "{stdout}"
@@ -78,17 +102,17 @@ fn files(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
 
 #[test]
 fn bless_writes_the_same_goldens_for_every_number_of_jobs() {
-    let cases = root().join("cases");
+    let corpus = corpus();
+    let cases = corpus.join("cases");
     let cases = cases.to_str().unwrap();
-    let port = port();
     let mut results = Vec::new();
     for jobs in JOBS {
         let dir = tempfile::tempdir().unwrap();
-        // The repository's goldens to start from: the crashing case keeps
+        // The corpus's goldens to start from: the crashing case keeps
         // its element from them.
         let golden = dir.path().join("golden");
         std::fs::create_dir(&golden).unwrap();
-        for (name, bytes) in files(&root().join("golden")) {
+        for (name, bytes) in files(&corpus.join("golden")) {
             std::fs::write(golden.join(name), bytes).unwrap();
         }
         // Relative, so that the reports name it alike.
@@ -96,7 +120,7 @@ fn bless_writes_the_same_goldens_for_every_number_of_jobs() {
         let args = [
             "bless",
             "--reference",
-            &port,
+            PORT,
             "--cases",
             cases,
             "--golden",
@@ -113,7 +137,7 @@ fn bless_writes_the_same_goldens_for_every_number_of_jobs() {
     }
     let (stdout, json, goldens) = &results[0];
     assert!(
-        stdout.contains("ERROR #1 cliArgs \"cliArgs: every option set\" (crash)"),
+        stdout.contains("ERROR #1 argv \"argv: every option set\" (crash)"),
         "{stdout}"
     );
     assert!(json.contains("\"failedCases\":1"), "{json}");
@@ -128,14 +152,13 @@ fn bless_writes_the_same_goldens_for_every_number_of_jobs() {
     }
 }
 
-/// A port for fuzzing: our oracle with one message wrong, which crashes
-/// on any batch holding a readyTimeoutMs case configured as 1e400.
+/// A port for fuzzing: `cat` with op b's cases renamed, which crashes
+/// on any batch holding a case whose `v` is 999.
 fn fuzz_port(dir: &Path) -> String {
     let script = format!(
         "t=$(mktemp '{dir}/batch.XXXXXX'); cat > \"$t\"\n\
-         if grep -q '\"configured\":1e400' \"$t\"; then rm -f \"$t\"; echo died >&2; exit 3; fi\n\
-         '{oracle}' < \"$t\" | sed 's/must be a positive integer/must be positive/'; rm -f \"$t\"\n",
-        oracle = oracle(),
+         if grep -q '\"v\":999[,}}]' \"$t\"; then rm -f \"$t\"; echo died >&2; exit 3; fi\n\
+         sed 's/\"op\":\"b\"/\"op\":\"B\"/g' < \"$t\"; rm -f \"$t\"\n",
         dir = dir.display()
     );
     let path = dir.join("port.sh");
@@ -154,29 +177,23 @@ fn timeless(summary: &str) -> String {
 fn fuzz_finds_the_same_for_every_number_of_jobs() {
     let scratch = tempfile::tempdir().unwrap();
     let left = fuzz_port(scratch.path());
+    let generator = oracle::generator(scratch.path());
     let mut results = Vec::new();
     for jobs in JOBS {
         // Each session in a directory of its own, writing to `out` there,
         // so that the reports name the files alike.
         let dir = tempfile::tempdir().unwrap();
         let fuzz = |format: &str| {
-            Command::new(
-                std::path::Path::new(env!("CARGO_BIN_EXE_worker-spawn-oracle"))
-                    .with_file_name("parity-diff"),
-            )
-            .args(["fuzz", "--left", &left, "--seed", "5", "--count", "1500"])
-            .args(["--right", env!("CARGO_BIN_EXE_worker-spawn-oracle")])
-            .args(["--batch-size", "250", "--op", "readyTimeoutMs"])
-            .arg("--generator")
-            .arg(format!(
-                "'{}' generate",
-                env!("CARGO_BIN_EXE_worker-spawn-oracle")
-            ))
-            .args(["--op", "envOverlay", "--op", "readyMessage"])
-            .args(["--jobs", jobs, "--format", format, "--out", "out"])
-            .current_dir(dir.path())
-            .output()
-            .unwrap()
+            Command::new(env!("CARGO_BIN_EXE_parity-diff"))
+                .args(["fuzz", "--left", &left, "--right", "cat"])
+                .args(["--seed", "5", "--count", "1500"])
+                .args(["--batch-size", "250", "--op", "a"])
+                .args(["--generator", &generator])
+                .args(["--op", "b", "--op", "c"])
+                .args(["--jobs", jobs, "--format", format, "--out", "out"])
+                .current_dir(dir.path())
+                .output()
+                .unwrap()
         };
         let human = fuzz("human");
         assert_eq!(human.status.code(), Some(1), "{human:?}");
@@ -211,9 +228,10 @@ fn fuzz_finds_the_same_for_every_number_of_jobs() {
 
 #[test]
 fn jobs_must_be_at_least_one() {
-    let ran = run(root(), &["run", "--jobs", "0"]);
+    let corpus = corpus();
+    let ran = run(corpus.path(), &["run", "--oracle", "cat", "--jobs", "0"]);
     assert_eq!(ran.code, 2);
     assert!(ran.stderr.contains("--jobs"), "{}", ran.stderr);
-    let ran = run(root(), &["run", "--jobs", "many"]);
+    let ran = run(corpus.path(), &["run", "--oracle", "cat", "--jobs", "many"]);
     assert_eq!(ran.code, 2);
 }

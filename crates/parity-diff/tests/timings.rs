@@ -6,7 +6,7 @@
 //! misuse is refused. No test here claims anything about how long a run
 //! takes (scripts/bench-shards.sh measures the balance).
 
-use crate::parity_diff_support as support;
+use crate::support;
 
 use std::collections::BTreeSet;
 

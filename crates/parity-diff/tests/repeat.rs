@@ -5,7 +5,7 @@
 //! refuses a reference that is nondeterministic unless
 //! `--allow-nondeterministic`; a suite's `repeat` sets it.
 
-use crate::parity_diff_support as support;
+use crate::support;
 
 use serde_json::Value;
 use support::{run_with, Corpus, Ran};

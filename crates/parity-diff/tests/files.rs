@@ -8,7 +8,7 @@
 //! its own bytes, `"x"` made `"y"`, so that every case of op `x`
 //! diverges at `/op`.
 
-use crate::parity_diff_support as support;
+use crate::support;
 
 use std::ffi::OsStr;
 use std::io::{BufRead, BufReader};

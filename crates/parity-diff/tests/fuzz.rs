@@ -1,29 +1,44 @@
 //! `parity-diff fuzz` end to end: exit statuses, the seed line, the
-//! report, and the regression files it writes.
+//! report, and the regression files it writes. The cases are a small
+//! corpus's, mutated, or a fixture generator's; the oracles are `cat`,
+//! and `cat` with a bug.
 
 use std::process::Command;
 
-fn parity_diff() -> Command {
-    Command::new(
-        std::path::Path::new(env!("CARGO_BIN_EXE_worker-spawn-oracle"))
-            .with_file_name("parity-diff"),
-    )
+use crate::support::{oracle, Corpus};
+
+/// parity-diff in `corpus`, `CI` unset.
+fn parity_diff(corpus: &Corpus) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_parity-diff"));
+    command.current_dir(corpus.path()).env_remove("CI");
+    command
 }
 
-fn oracle() -> &'static str {
-    env!("CARGO_BIN_EXE_worker-spawn-oracle")
+/// A corpus of four ops, its cases' messages strings, whose mutations
+/// the sessions fuzz.
+fn corpus() -> Corpus {
+    let corpus = Corpus::new();
+    corpus.case(
+        "a.json",
+        r#"[{"op":"argv","name":"c1","args":["x","y"]},
+{"op":"overlay","name":"e1","message":"m1","env":{"A":"1"}},
+{"op":"greeting","name":"r1","message":"hello","n":5},
+{"op":"unknownOp","name":"u1","message":"no"}]"#,
+    );
+    corpus
 }
 
 #[test]
 fn agreeing_oracles_exit_zero_and_print_the_seed() {
     let out = tempfile::tempdir().unwrap();
-    let output = parity_diff()
+    let corpus = corpus();
+    let output = parity_diff(&corpus)
         .args([
             "fuzz",
-            "--right",
-            oracle(),
             "--left",
-            oracle(),
+            "cat",
+            "--right",
+            "cat",
             "--count",
             "1500",
             "--seed",
@@ -54,26 +69,15 @@ fn agreeing_oracles_exit_zero_and_print_the_seed() {
 #[test]
 fn a_divergence_is_reported_minimized_and_written_as_a_case_file() {
     let out = tempfile::tempdir().unwrap();
-    // A "port" that gets one message wrong.
-    let buggy = format!(
-        "{} | sed 's/must be a positive integer/must be positive/'",
-        oracle()
-    );
-    let output = parity_diff()
+    let corpus = corpus();
+    // A "port" that gets a message wrong: one that is the last member of
+    // its object, so that no later member of the same name (the mutations
+    // make some) hides the change.
+    let buggy = r#"sed 's/"message":"\([^"\\]*\)"}/"message":"!\1"}/g'"#;
+    let output = parity_diff(&corpus)
         .args([
-            "fuzz",
-            "--right",
-            oracle(),
-            "--left",
-            &buggy,
-            "--op",
-            "envOverlay",
-            "--op",
-            "readyMessage",
-            "--count",
-            "2000",
-            "--seed",
-            "5",
+            "fuzz", "--left", buggy, "--right", "cat", "--op", "overlay", "--op", "greeting",
+            "--count", "2000", "--seed", "5",
         ])
         .arg("--out")
         .arg(out.path())
@@ -102,7 +106,7 @@ fn a_divergence_is_reported_minimized_and_written_as_a_case_file() {
             "{text}"
         );
         assert!(
-            case["op"] == "envOverlay" || case["op"] == "readyMessage",
+            case["op"] == "overlay" || case["op"] == "greeting",
             "{text}"
         );
         // The signature's slug, then a hash of the minimized case.
@@ -121,33 +125,19 @@ fn a_divergence_is_reported_minimized_and_written_as_a_case_file() {
 
 #[test]
 fn usage_errors_exit_two() {
-    let output = parity_diff()
+    let corpus = corpus();
+    let output = parity_diff(&corpus)
         .args([
-            "fuzz",
-            "--right",
-            oracle(),
-            "--left",
-            "true",
-            "--op",
-            "noSuchOp",
+            "fuzz", "--left", "true", "--right", "cat", "--op", "noSuchOp",
         ])
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr)
-        .contains("no case of op \"noSuchOp\" in the corpus; its ops are: cliArgs, "));
-    let output = parity_diff()
-        .args([
-            "fuzz",
-            "--right",
-            oracle(),
-            "--left",
-            "true",
-            "--count",
-            "10",
-            "--seed",
-            "1",
-        ])
+        .contains("no case of op \"noSuchOp\" in the corpus; its ops are: argv, "));
+    let output = parity_diff(&corpus)
+        .args(["fuzz", "--left", "true", "--right", "cat"])
+        .args(["--count", "10", "--seed", "1"])
         .output()
         .unwrap();
     assert_eq!(
@@ -156,12 +146,12 @@ fn usage_errors_exit_two() {
         "an oracle that prints nothing is an input error"
     );
     assert!(String::from_utf8_lossy(&output.stderr).contains("left oracle"));
-    let output = parity_diff()
+    let output = parity_diff(&corpus)
         .args([
             "fuzz",
-            "--right",
-            oracle(),
             "--left",
+            "cat",
+            "--right",
             "cat",
             "--duration",
             "soon",
@@ -171,54 +161,40 @@ fn usage_errors_exit_two() {
     assert_eq!(output.status.code(), Some(2));
 }
 
-/// With a generator and no `--op`, the ops are the corpus's (here the
-/// bundled one, run from the repository's root), less those the generator
-/// has no cases of (it prints `[]`): the corpus's cases of unknown ops.
+/// With a generator and no `--op`, the ops are the corpus's, less those
+/// the generator has no cases of (it prints `[]`): the corpus's cases of
+/// unknown ops.
 #[test]
 fn a_generator_fuzzes_the_corpus_s_ops_it_has_cases_of() {
     let out = tempfile::tempdir().unwrap();
-    let generator = format!("'{}' generate", oracle());
-    let output = parity_diff()
-        .args([
-            "fuzz",
-            "--right",
-            oracle(),
-            "--left",
-            oracle(),
-            "--generator",
-            &generator,
-        ])
+    let corpus = corpus();
+    let generator = oracle::generator(out.path());
+    let output = parity_diff(&corpus)
+        .args(["fuzz", "--left", "cat", "--right", "cat"])
+        .args(["--generator", &generator])
         .args(["--count", "480", "--seed", "3", "--format", "json"])
         .arg("--out")
         .arg(out.path())
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(0), "{stderr}");
     assert!(
-        stderr.contains("fuzz: the generator has no cases of op \"listOps\"; left out\n"),
+        stderr.contains("fuzz: the generator has no cases of op \"unknownOp\"; left out\n"),
         "{stderr}"
     );
     let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(report["cases"], 480);
-    let output = parity_diff()
-        .args([
-            "fuzz",
-            "--right",
-            oracle(),
-            "--left",
-            oracle(),
-            "--generator",
-            &generator,
-        ])
-        .args(["--op", "noSuchOp", "--count", "10"])
+    let output = parity_diff(&corpus)
+        .args(["fuzz", "--left", "cat", "--right", "cat"])
+        .args(["--generator", &generator])
+        .args(["--op", "unknownOp", "--count", "10"])
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
     assert!(
         String::from_utf8_lossy(&output.stderr)
-            .ends_with("parity-diff: the generator has no cases of any op asked for (noSuchOp)\n"),
+            .ends_with("parity-diff: the generator has no cases of any op asked for (unknownOp)\n"),
         "{output:?}"
     );
 }

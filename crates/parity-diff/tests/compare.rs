@@ -1,6 +1,6 @@
 //! `parity-diff compare`: every verdict, every exit status, every format.
 
-use crate::parity_diff_support as support;
+use crate::support;
 
 use js_exact as js;
 use support::report::{
@@ -89,22 +89,22 @@ fn different_values_show_paths_values_and_a_diff() {
             r#"{"defined":true,"value":["x","--cwd","/a"]}"#,
             r#"{"defined":true,"value":["x","--cwd","/b"]}"#,
         ]),
-        "[{\"op\":\"cliArgs\",\"name\":\"a required option missing\"},\n{\"op\":\"cliArgs\"},\n{\"op\":\"cliArgs\",\"name\":\"shifted\"}]",
+        "[{\"op\":\"argv\",\"name\":\"a required option missing\"},\n{\"op\":\"argv\"},\n{\"op\":\"argv\",\"name\":\"shifted\"}]",
     );
     let ran = compare(&corpus, &["--cases", "cases.json"]);
     assert_eq!(ran.code, 1, "{ran:?}");
     assert_eq!(
         ran.stdout,
         concat!(
-            "FAIL [1 case] cliArgs: different at /message (golden string, port string)\n",
-            "  FAIL cases.json:1 #0 cliArgs \"a required option missing\": the port threw \"b\" where the golden threw \"a\"\n",
-            "      input: {\"op\":\"cliArgs\",\"name\":\"a required option missing\"}\n",
+            "FAIL [1 case] argv: different at /message (golden string, port string)\n",
+            "  FAIL cases.json:1 #0 argv \"a required option missing\": the port threw \"b\" where the golden threw \"a\"\n",
+            "      input: {\"op\":\"argv\",\"name\":\"a required option missing\"}\n",
             "      at /message\n",
             "        golden: \"a\"\n",
             "        actual: \"b\"\n",
-            "FAIL [1 case] cliArgs: different at /value/* (golden string, port string)\n",
-            "  FAIL cases.json:3 #2 cliArgs \"shifted\": different at /value/0 and 2 more paths\n",
-            "      input: {\"op\":\"cliArgs\",\"name\":\"shifted\"}\n",
+            "FAIL [1 case] argv: different at /value/* (golden string, port string)\n",
+            "  FAIL cases.json:3 #2 argv \"shifted\": different at /value/0 and 2 more paths\n",
+            "      input: {\"op\":\"argv\",\"name\":\"shifted\"}\n",
             "      at /value/0\n",
             "        golden: \"x\"\n",
             "        actual: \"--cwd\"\n",
@@ -469,7 +469,7 @@ fn junit_report() {
 
 #[test]
 fn tokens_stay_out_of_reports_unless_the_port_made_them_up() {
-    let cases = r#"[{"op":"cliArgs","options":{"token":"tok-1234"}},{"op":"cliArgs","options":{"token":"tok-5678"}}]"#;
+    let cases = r#"[{"op":"argv","options":{"token":"tok-1234"}},{"op":"argv","options":{"token":"tok-5678"}}]"#;
     let corpus = files(
         r#"[["--token","tok-1234","--cwd","/b"],["--token","tok-9999"]]"#,
         r#"[["--token","tok-1234","--cwd","/a"],["--token","tok-5678"]]"#,

@@ -3,7 +3,7 @@
 //! `run` is not broken by case files without goldens; and `fuzz --promote
 //! DIR`, which moves them into the corpus and blesses their goldens.
 
-use crate::parity_diff_support as support;
+use crate::support;
 
 use support::{golden_of, run_with, write, Corpus};
 

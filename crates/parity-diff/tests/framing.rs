@@ -7,7 +7,7 @@
 //! rules and `--prune` removes them once stale; a stdout that is no array
 //! at all shows its start, masked.
 
-use crate::parity_diff_support as support;
+use crate::support;
 
 use support::{run_with, Corpus, Ran};
 

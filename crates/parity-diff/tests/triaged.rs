@@ -4,7 +4,7 @@
 //! the rest are counted, and each link stands in a code span. A run
 //! without any lists none; a run of several suites names each case's.
 
-use crate::parity_diff_support as support;
+use crate::support;
 
 use support::{golden_of, Corpus, Ran};
 

@@ -7,7 +7,7 @@
 //! The ports are `cat` (each case file is its own golden) with a fault
 //! planted on the case named "c2".
 
-use crate::parity_diff_support as support;
+use crate::support;
 
 use std::time::{Duration, Instant};
 
