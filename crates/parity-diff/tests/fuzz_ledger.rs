@@ -92,7 +92,7 @@ fn known_divergences_are_counted_apart_and_neither_minimized_nor_written() {
     assert!(ran
         .stderr
         .contains("fuzz: known divergence timeoutMs /op\n"));
-    assert_eq!(written(dir.path()), ["closedGuard-v-2524f9879426.json"]);
+    assert_eq!(written(dir.path()), ["closedGuard-v-2521fd879424.json"]);
 
     // JSON: the known signatures in their own list.
     let ran = fuzz(dir.path(), &["--ledger", "ledger.txt", "--format", "json"]);

@@ -469,7 +469,13 @@ pub fn merge_command(args: &MergeArgs, out: impl Write) -> Result<Totals, InputE
                 _ => {}
             }
         }
-        if let Some(shard) = head.shard {
+        // A rerun or an --op selection runs part of each shard's range,
+        // so only a shard that ran its whole range can be counted.
+        let whole_range = head
+            .corpus
+            .as_ref()
+            .is_none_or(|corpus| corpus.rerun.is_none() && corpus.ops.is_empty());
+        if let Some(shard) = head.shard.filter(|_| whole_range) {
             held.check(path, shard.from, shard.to)?;
         }
     }
