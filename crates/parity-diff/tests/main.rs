@@ -5,4 +5,6 @@
 
 mod hostile_config;
 mod memory;
+mod reports;
 mod standalone;
+mod support;

@@ -39,7 +39,8 @@ use crate::exec::stream::run::report_large;
 use crate::judge::framing::Framing;
 pub use crate::judge::LedgerUse;
 use crate::report::{
-    Consumer, FileInfo, Format, KnownOps, Problem, ReportOptions, RunInfo, Sink, Totals,
+    Consumer, ExtraReport, FileInfo, Format, KnownOps, Problem, ReportOptions, Reports, RunInfo,
+    Totals,
 };
 pub use started::Started;
 
@@ -89,6 +90,8 @@ pub struct RunArgs {
     pub timings: Option<Timings>,
     /// `--record-timings`: where each file's oracle time is written.
     pub record_timings: Option<PathBuf>,
+    /// `--report FORMAT=PATH`: the reports written beside the main one.
+    pub extra: Vec<ExtraReport>,
 }
 
 impl RunArgs {
@@ -129,7 +132,8 @@ fn list(args: &RunArgs) -> Result<Vec<FileEntry>, InputError> {
 /// it selected.
 fn plan_listed(args: &RunArgs, files: &[FileEntry]) -> Result<Plan, InputError> {
     // Only the JSON report records the corpus's fingerprint.
-    let fingerprint = args.report.format == Format::Json;
+    let fingerprint = args.report.format == Format::Json
+        || args.extra.iter().any(|extra| extra.format == Format::Json);
     let planning = Planning {
         timings: args.timings.as_ref(),
         fingerprint,
@@ -355,7 +359,7 @@ pub fn run_command(args: &RunArgs, out: impl Write) -> Result<Totals, InputError
         ledger: ledger.as_ref().map(LedgerUse::info),
         suites: Vec::new(),
     };
-    let mut sink = Sink::new(out, args.report, run);
+    let mut sink = Reports::new(out, args.report, run, &args.extra)?;
     let times = run_planned(args, (&files, &plan, started), ledger.as_mut(), &mut sink)?;
     let totals = sink.finish()?;
     record_timings(args, &times)?;
