@@ -9,7 +9,7 @@ const FORMATS: [&str; 5] = ["human", "json", "junit", "markdown", "html"];
 
 /// Identical, different, same-value, thrown, accepted by a rule, triaged
 /// by a rule, stale, crashed (and accepted), and an unknown op.
-fn mixed() -> Corpus {
+pub fn mixed() -> Corpus {
     let corpus = Corpus::new();
     corpus.case(
         "a.json",
