@@ -4,7 +4,10 @@
 //! root package's (`tests/main.rs` at the workspace's root).
 
 mod hostile_config;
+mod junit_skipped;
+mod ledger_place;
 mod memory;
 mod reports;
+mod rerun_kinds;
 mod standalone;
 mod support;
