@@ -143,10 +143,8 @@ fn plan_listed(args: &RunArgs, files: &[FileEntry]) -> Result<Plan, InputError> 
     };
     let plan = Plan::planned(&args.corpus, files, args.wanted(), planning)?;
     if let (Some(count), Some(rerun)) = (&plan.rerun, &args.rerun) {
-        let mut note = count.note(&rerun.source, args.suite.as_deref());
-        if let Some(kinds) = rerun.kinds_text() {
-            note.push_str(&format!("; the report's cases taken: {kinds}"));
-        }
+        let kinds = rerun.kinds_text();
+        let note = count.note(&rerun.source, args.suite.as_deref(), kinds.as_deref());
         let _ = writeln!(io::stderr(), "parity-diff: {note}");
     }
     Ok(plan)

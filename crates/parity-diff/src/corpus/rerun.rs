@@ -365,7 +365,9 @@ impl RerunCount {
     /// text neutralized: `rerun: 3 cases selected from r.json (1 case it
     /// names no longer exists)`; an empty selection says that nothing
     /// runs, which passes.
-    pub fn note(&self, source: &str, suite: Option<&str>) -> String {
+    /// `kinds` says which kinds of the report's cases it took
+    /// ([`RerunFiles::kinds_text`]).
+    pub fn note(&self, source: &str, suite: Option<&str>, kinds: Option<&str>) -> String {
         let mut line = String::from("rerun: ");
         if let Some(suite) = suite {
             line.push_str(&format!("suite {suite}: "));
@@ -395,6 +397,9 @@ impl RerunCount {
         if let Some((what, one)) = gone {
             let verb = if one { "exists" } else { "exist" };
             line.push_str(&format!(" ({what} it names no longer {verb})"));
+        }
+        if let Some(kinds) = kinds {
+            line.push_str(&format!("; the report's cases taken: {kinds}"));
         }
         if self.selected == 0 {
             line.push_str(": nothing to run");
