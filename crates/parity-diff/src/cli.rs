@@ -293,6 +293,10 @@ pub(crate) enum Command {
         /// write nothing there without --force.
         #[arg(long, conflicts_with_all = ["promote", "grow"])]
         force: bool,
+        /// List each known divergence's signature (by default the
+        /// closing line counts them per op).
+        #[arg(long)]
+        verbose: bool,
         #[command(flatten)]
         run: OracleFlags,
     },

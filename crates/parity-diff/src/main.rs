@@ -286,6 +286,7 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
             reference,
             batch_size,
             force,
+            verbose,
             mut run,
         } => {
             if let Some(findings) = promote {
@@ -344,6 +345,7 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
                 jobs: run.jobs(),
                 format: report.format(),
                 quiet: report.quiet,
+                verbose,
             };
             Ok(fuzz_command(&args, stdout, &mut io::stderr())?)
         }

@@ -3,6 +3,7 @@
 //! run our oracle binary, the bundled corpus or the example port are the
 //! root package's (`tests/main.rs` at the workspace's root).
 
+mod fuzz_quiet;
 mod hostile_config;
 mod junit_skipped;
 mod ledger_place;
@@ -11,3 +12,4 @@ mod reports;
 mod rerun_kinds;
 mod standalone;
 mod support;
+mod words;

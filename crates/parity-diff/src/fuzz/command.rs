@@ -58,6 +58,9 @@ pub struct FuzzArgs {
     pub format: Format,
     /// Print the closing summary line alone (human report).
     pub quiet: bool,
+    /// Human format: list each known divergence's signature (default:
+    /// a count per op in the closing line).
+    pub verbose: bool,
 }
 
 /// An oracle with its limits.
@@ -114,7 +117,10 @@ pub fn fuzz_command(
     progress: &mut dyn Write,
 ) -> Result<u8, InputError> {
     let mut render: Box<dyn Render<Sessions>> = match Command::Fuzz.check(args.format)? {
-        Renderer::FuzzHuman => Box::new(Lines { quiet: args.quiet }),
+        Renderer::FuzzHuman => Box::new(Lines {
+            quiet: args.quiet,
+            verbose: args.verbose,
+        }),
         Renderer::FuzzJson => Box::new(Json),
         other => return Err(formats::not_mine(Command::Fuzz, other)),
     };
@@ -306,6 +312,7 @@ mod tests {
             jobs: 1,
             format: Format::Human,
             quiet: false,
+            verbose: false,
         };
         let mut progress = Vec::new();
         let error = fuzz_command(&args, Vec::new(), &mut progress).unwrap_err();

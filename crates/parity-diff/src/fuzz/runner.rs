@@ -127,6 +127,9 @@ pub struct FuzzReport {
     /// them), by signature in the order found, with how many cases
     /// diverged so: counted, neither minimized nor written.
     pub known: Vec<(String, usize)>,
+    /// The known divergences' cases by op (`?` for a case without a
+    /// string op), for the closing line.
+    pub known_by_op: std::collections::BTreeMap<String, usize>,
 }
 
 impl FuzzReport {
@@ -271,6 +274,7 @@ pub fn fuzz_knowing(
     let mut groups: BTreeMap<String, DivergenceGroup> = BTreeMap::new();
     let mut order: Vec<String> = Vec::new();
     let mut known: Vec<(String, usize)> = Vec::new();
+    let mut known_by_op: std::collections::BTreeMap<String, usize> = Default::default();
     let mut last_progress = Instant::now();
     // Batch `n` depends on the seed and `n` alone, so batches may run in
     // any order and at once. Their findings are merged here, in batch
@@ -333,12 +337,12 @@ pub fn fuzz_knowing(
                 continue;
             };
             if ledger.is_some_and(|ledger| is_known(ledger, &op, &l, &r)) {
+                // Counted, and named once in the report (with --verbose):
+                // a partial port has dozens, each known already.
+                *known_by_op.entry(op).or_default() += 1;
                 match known.iter_mut().find(|(seen, _)| *seen == signature) {
                     Some((_, count)) => *count += 1,
-                    None => {
-                        let _ = writeln!(progress, "fuzz: known divergence {signature}");
-                        known.push((signature, 1));
-                    }
+                    None => known.push((signature, 1)),
                 }
                 continue;
             }
@@ -392,6 +396,7 @@ pub fn fuzz_knowing(
         .filter_map(|s| groups.remove(&s))
         .collect();
     report.known = known;
+    report.known_by_op = known_by_op;
     report.elapsed = started.elapsed();
     Ok(report)
 }
