@@ -6,6 +6,7 @@
 mod fuzz_quiet;
 mod hostile_config;
 mod junit_skipped;
+mod known_crashes;
 mod ledger_place;
 mod memory;
 mod reports;

@@ -31,6 +31,7 @@ use crate::corpus::wanted::Wanted;
 use crate::corpus::{Corpus, Entry as FileEntry};
 use crate::error::InputError;
 use crate::exec::file_run::{self, FileRun};
+use crate::exec::known_crash::KnownCrashes;
 use crate::exec::oracle::{Leak, LeakLog, Oracle, OracleOptions};
 use crate::exec::pool;
 use crate::exec::stream;
@@ -196,6 +197,10 @@ pub fn run_planned<C: Consumer>(
     // the pool; their records are made here again, in order. Preparing
     // marks the ledger's entries as seen and making records consults it,
     // both on this thread but from two closures: hence the RefCell.
+    // What the ledger knows of crashes, for the pool's threads.
+    let crashes = ledger
+        .as_ref()
+        .and_then(|use_| KnownCrashes::of(&use_.ledger));
     let ledger = RefCell::new(ledger);
     let ready = files.iter().enumerate().filter_map(|(position, entry)| {
         let part = plan.part(position);
@@ -219,7 +224,8 @@ pub fn run_planned<C: Consumer>(
     let run_one = |(position, entry, prepared): &(usize, &FileEntry, Prepared)| {
         let leaks = LeakLog::default();
         let began = Instant::now();
-        let ran = run_prepared(entry, prepared, (args, started.take(*position)), &leaks);
+        let run = (args, started.take(*position), crashes.as_ref());
+        let ran = run_prepared(entry, prepared, run, &leaks);
         (ran, leaks.into_leaks(), began.elapsed())
     };
     let report_one = |(_, entry, prepared): (usize, &FileEntry, Prepared),
@@ -257,7 +263,7 @@ pub fn run_planned<C: Consumer>(
                             let started = Instant::now();
                             let ran = match finished.output {
                                 Some(output) => Ran::Streamed(output),
-                                None => run_again(entry, large, args, &again),
+                                None => run_again(entry, large, (args, crashes.as_ref()), &again),
                             };
                             leaks = finished.leaks;
                             leaks.extend(again.into_leaks());
