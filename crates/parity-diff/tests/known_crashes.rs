@@ -105,3 +105,47 @@ fn a_crash_rule_runs_its_ops_cases_as_a_batch_of_their_own() {
         "{runs} runs with the rule, {bisecting} without"
     );
 }
+
+/// Crashes on any batch holding a case of op `c` whose `n` is a multiple
+/// of 7; echoes otherwise.
+const CRASHING_RIGHT: &str = r#"import json, sys
+cases = json.load(sys.stdin)
+if any(c.get("op") == "c" and c.get("n", 1) % 7 == 0 for c in cases):
+    sys.exit(3)
+print(json.dumps(cases, separators=(",", ":")))
+"#;
+
+const GENERATOR: &str = r#"import json, sys
+args = dict(zip(sys.argv[1::2], sys.argv[2::2]))
+op, seed, count = args["--op"], int(args["--seed"]), int(args["--count"])
+print(json.dumps([{"op": op, "n": seed + n} for n in range(count)]))
+"#;
+
+fn fuzz_json(corpus: &Corpus) -> String {
+    let ran = corpus.run(&[
+        "fuzz", "--left", "python3 left.py", "--right", "python3 right.py", "--generator",
+        "python3 gen.py", "--op", "c", "--seed", "1", "--count", "60", "--batch-size", "30",
+        "--out", "findings", "--format", "json",
+    ]);
+    assert!(ran.code == 0 || ran.code == 1, "{}", ran.stderr);
+    ran.text()
+}
+
+#[test]
+fn fuzz_knows_a_crash_of_a_batch_whose_every_op_a_rule_accepts_crashing() {
+    let corpus = Corpus::new();
+    corpus.write("left.py", "import sys\nsys.stdout.write(sys.stdin.read())\n");
+    corpus.write("right.py", CRASHING_RIGHT);
+    corpus.write("gen.py", GENERATOR);
+    corpus.write(
+        "parity-ledger.txt",
+        "rule op c\n  match: crash\n  state: accepted\n  reason: c crashes\n",
+    );
+    let known = fuzz_json(&corpus);
+    assert!(known.contains(r#""bisectRuns":0"#), "{known}");
+    assert!(known.contains(r#""divergences":[]"#), "{known}");
+    assert!(known.contains(r#""signature":"c crash (right)","cases":60"#), "{known}");
+    std::fs::remove_file(corpus.join("parity-ledger.txt")).unwrap();
+    let bisected = fuzz_json(&corpus);
+    assert!(!bisected.contains(r#""bisectRuns":0"#), "{bisected}");
+}
