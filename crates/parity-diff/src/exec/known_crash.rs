@@ -152,7 +152,7 @@ pub fn execute_known(
         runs += 1;
         let outcome = run(&bisect::batch_of(&cases[at..=at]))
             .and_then(|results| bisect::one_per_case(results, 1))
-            .and_then(|mut results| results.pop().ok_or_else(|| unreachable_failure()))
+            .and_then(|mut results| results.pop().ok_or_else(unreachable_failure))
             .unwrap_or_else(Err);
         outcomes[at] = Some(outcome);
     }
