@@ -1,6 +1,6 @@
 //! `parity-diff report SAVED.json`: a saved JSON report rendered again,
 //! in any records format, byte for byte what the run would have written
-//! in that format ([`Sink::take_wide`] hands each record as the run would
+//! in that format ([`Sink::take_wide`](crate::report::Sink::take_wide) hands each record as the run would
 //! have made it for that format alone). The counts, per-op table and
 //! groups are recomputed from the records, as `merge` does.
 
