@@ -123,9 +123,25 @@ print(json.dumps([{"op": op, "n": seed + n} for n in range(count)]))
 
 fn fuzz_json(corpus: &Corpus) -> String {
     let ran = corpus.run(&[
-        "fuzz", "--left", "python3 left.py", "--right", "python3 right.py", "--generator",
-        "python3 gen.py", "--op", "c", "--seed", "1", "--count", "60", "--batch-size", "30",
-        "--out", "findings", "--format", "json",
+        "fuzz",
+        "--left",
+        "python3 left.py",
+        "--right",
+        "python3 right.py",
+        "--generator",
+        "python3 gen.py",
+        "--op",
+        "c",
+        "--seed",
+        "1",
+        "--count",
+        "60",
+        "--batch-size",
+        "30",
+        "--out",
+        "findings",
+        "--format",
+        "json",
     ]);
     assert!(ran.code == 0 || ran.code == 1, "{}", ran.stderr);
     ran.text()
@@ -134,7 +150,10 @@ fn fuzz_json(corpus: &Corpus) -> String {
 #[test]
 fn fuzz_knows_a_crash_of_a_batch_whose_every_op_a_rule_accepts_crashing() {
     let corpus = Corpus::new();
-    corpus.write("left.py", "import sys\nsys.stdout.write(sys.stdin.read())\n");
+    corpus.write(
+        "left.py",
+        "import sys\nsys.stdout.write(sys.stdin.read())\n",
+    );
     corpus.write("right.py", CRASHING_RIGHT);
     corpus.write("gen.py", GENERATOR);
     corpus.write(
@@ -144,7 +163,10 @@ fn fuzz_knows_a_crash_of_a_batch_whose_every_op_a_rule_accepts_crashing() {
     let known = fuzz_json(&corpus);
     assert!(known.contains(r#""bisectRuns":0"#), "{known}");
     assert!(known.contains(r#""divergences":[]"#), "{known}");
-    assert!(known.contains(r#""signature":"c crash (right)","cases":60"#), "{known}");
+    assert!(
+        known.contains(r#""signature":"c crash (right)","cases":60"#),
+        "{known}"
+    );
     std::fs::remove_file(corpus.join("parity-ledger.txt")).unwrap();
     let bisected = fuzz_json(&corpus);
     assert!(!bisected.contains(r#""bisectRuns":0"#), "{bisected}");
