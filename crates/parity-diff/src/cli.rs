@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use parity_diff::command::init::Lang;
 use parity_diff::corpus::Shard;
 use parity_diff::fuzz::command::parse_duration;
+use parity_diff::report::ExtraReport;
 
 use crate::flags::{
     CorpusFlags, CorpusRunFlags, CoverageCorpusFlags, LedgerFlags, OracleFlags, RepeatFlag,
@@ -86,6 +87,12 @@ pub(crate) enum Command {
         /// sent) to FILE, for --timings. Never in the report.
         #[arg(long, value_name = "FILE")]
         record_timings: Option<PathBuf>,
+        /// Also write the report in FORMAT to PATH, from this same run
+        /// (repeat the flag: `--report junit=out.xml --report
+        /// html=out.html`); each file is what `--format FORMAT` alone
+        /// would print.
+        #[arg(long = "report", value_name = "FORMAT=PATH", value_parser = ExtraReport::parse)]
+        reports: Vec<ExtraReport>,
         #[command(flatten)]
         with: CorpusRunFlags,
     },
@@ -145,6 +152,23 @@ pub(crate) enum Command {
         /// The shards' JSON reports, in any order.
         #[arg(required = true, value_name = "REPORT")]
         reports: Vec<PathBuf>,
+        /// Also write the merged report in FORMAT to PATH (repeat the
+        /// flag).
+        #[arg(long = "report", value_name = "FORMAT=PATH", value_parser = ExtraReport::parse)]
+        extra: Vec<ExtraReport>,
+    },
+    /// Render a saved JSON report (of run, merge, accept or compare)
+    /// again, in any format: byte for byte what the run would have
+    /// written in that format. Exit status: the run's.
+    Report {
+        /// The saved JSON report.
+        saved: PathBuf,
+        /// Write the report to PATH, not standard output.
+        #[arg(long, short = 'o', value_name = "PATH")]
+        output: Option<PathBuf>,
+        /// Also write it in FORMAT to PATH (repeat the flag).
+        #[arg(long = "report", value_name = "FORMAT=PATH", value_parser = ExtraReport::parse)]
+        extra: Vec<ExtraReport>,
     },
     /// What changed between two runs' JSON reports, case by case:
     /// newly failing, failing differently, newly passing, added, removed,
@@ -282,6 +306,10 @@ pub(crate) enum Command {
         /// write nothing there without --force.
         #[arg(long, conflicts_with_all = ["promote", "grow"])]
         force: bool,
+        /// List each known divergence's signature (by default the
+        /// closing line counts them per op).
+        #[arg(long)]
+        verbose: bool,
         #[command(flatten)]
         run: OracleFlags,
     },

@@ -10,7 +10,7 @@ use clap::{Args, ValueEnum};
 use parity_diff::command::arrays::InputError;
 use parity_diff::config::{self, Framing, Suite};
 use parity_diff::corpus::glob::Glob;
-use parity_diff::corpus::rerun::Rerun;
+use parity_diff::corpus::rerun::{Rerun, Scope};
 use parity_diff::corpus::{Corpus, Shard};
 use parity_diff::coverage::measure::Selection;
 use parity_diff::exec::oracle::{self, parse_size, Oracle, OracleOptions};
@@ -122,11 +122,16 @@ pub(crate) struct SelectFlags {
 #[command(next_help_heading = "Comparison")]
 pub(crate) struct RerunFlags {
     /// Only the cases this JSON report (of run, merge or accept) says
-    /// neither passed nor were accepted, by identity, and the files it
-    /// could not compare as a whole; with --filter, --op or --shard, the
-    /// cases that both select.
+    /// are not done, by identity: failed, new, changed, stale, and
+    /// triaged (a known bug's fix is rerun), and the files it could not
+    /// compare as a whole; with --filter, --op or --shard, the cases that
+    /// both select. It says on stderr which kinds it took.
     #[arg(long, value_name = "REPORT")]
     pub(crate) rerun_failed: Option<PathBuf>,
+    /// With --rerun-failed: leave out the triaged cases (only those that
+    /// neither passed nor were accepted).
+    #[arg(long, requires = "rerun_failed")]
+    pub(crate) rerun_only_failed: bool,
 }
 
 impl RerunFlags {
@@ -137,7 +142,12 @@ impl RerunFlags {
             return Ok(None);
         };
         let name = path.display().to_string();
-        Ok(Some(Rerun::read(&project.given(path.clone()), &name)?))
+        let scope = match self.rerun_only_failed {
+            true => Scope::Failed,
+            false => Scope::NotDone,
+        };
+        let path = project.given(path.clone());
+        Ok(Some(Rerun::read_scoped(&path, &name, scope)?))
     }
 }
 

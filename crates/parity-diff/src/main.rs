@@ -14,6 +14,7 @@ use parity_diff::command::arrays::{compare_command, CompareArgs, InputError};
 use parity_diff::command::delta::{delta_command, DeltaArgs};
 use parity_diff::command::init::{init_command, InitArgs};
 use parity_diff::command::merge::{merge_command, MergeArgs};
+use parity_diff::command::report::{report_command, ReportArgs};
 use parity_diff::command::run::run_command;
 use parity_diff::config::Suite;
 use parity_diff::corpus::timings::Timings;
@@ -21,7 +22,7 @@ use parity_diff::coverage::command::{cmin_command, coverage_command, CminArgs, C
 use parity_diff::exec::oracle;
 use parity_diff::fuzz::command::{fuzz_command, FuzzArgs};
 use parity_diff::outside;
-use parity_diff::report::formats;
+use parity_diff::report::{formats, ExtraReport};
 
 mod cli;
 mod did_you_mean;
@@ -90,6 +91,7 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
             shard,
             timings,
             record_timings,
+            reports,
             with,
         } => {
             let project = Project::open(flags)?;
@@ -111,6 +113,13 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
             let given = Given {
                 timings: timings.as_ref(),
                 record_timings: record_timings.map(|path| project.given(path)),
+                extra: reports
+                    .into_iter()
+                    .map(|extra| ExtraReport {
+                        path: project.given(extra.path),
+                        ..extra
+                    })
+                    .collect(),
                 ..Given::of(&oracle, &corpus, &with, report, rerun.as_ref())
             };
             if suites.is_empty() {
@@ -168,12 +177,37 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
             each_suite::accept(&project, &suites, &given, &accept, stdout)
         }
         Command::Review { flags: review } => review::review(review, flags, report, stdout),
-        Command::Merge { reports } => {
+        Command::Merge { reports, extra } => {
             let args = MergeArgs {
                 reports,
                 report: report.options(&VerdictFlags::default()),
+                extra,
             };
             Ok(merge_command(&args, stdout)?.exit_code())
+        }
+        Command::Report {
+            saved,
+            output,
+            extra,
+        } => {
+            let args = ReportArgs {
+                saved,
+                report: report.options(&VerdictFlags::default()),
+                extra,
+            };
+            let totals = match output {
+                Some(path) => {
+                    let file = std::fs::File::create(&path).map_err(|error| {
+                        InputError::new(format!(
+                            "cannot write {}: {error}",
+                            outside::text(&path.display().to_string())
+                        ))
+                    })?;
+                    report_command(&args, io::BufWriter::new(file))?
+                }
+                None => report_command(&args, stdout)?,
+            };
+            Ok(totals.exit_code())
         }
         Command::Delta { base, head } => {
             report.check(formats::Command::Delta)?;
@@ -259,6 +293,7 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
             force,
             no_minimize,
             shrink_budget,
+            verbose,
             mut run,
         } => {
             if let Some(findings) = promote {
@@ -321,6 +356,7 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
                     minimize: !no_minimize,
                     budget: Some(shrink_budget.unwrap_or(DEFAULT_SHRINK_BUDGET)),
                 },
+                verbose,
             };
             Ok(fuzz_command(&args, stdout, &mut io::stderr())?)
         }

@@ -207,9 +207,16 @@ impl Project {
                 None => (corpus::beside(&cases, "golden"), beside("golden")),
             },
         };
-        let (ledger_default, default_from) = match key(|suite| suite.ledger.as_ref()) {
-            Some(path) => (path, Origin::Key("ledger")),
-            None => (ledger::default_path(&cases), beside("ledger")),
+        // Without a key, beside parity.toml (unless --cases named the
+        // cases: then beside them, as without a config).
+        let (ledger_default, default_from) = match (key(|suite| suite.ledger.as_ref()), cases_from)
+        {
+            (Some(path), _) => (path, Origin::Key("ledger")),
+            (None, Origin::Flag(_)) => (ledger::default_path(&cases), beside("ledger")),
+            (None, _) => (
+                self.default_ledger(suite, &cases),
+                Origin::Default("ledger"),
+            ),
         };
         let ledger = given.ledger.map(|path| self.given(path));
         let (ledger_in_use, ledger_from) = match &ledger {
@@ -229,6 +236,39 @@ impl Project {
             ledger_default,
             cases,
         })
+    }
+
+    /// Where a suite's ledger is without `--ledger` or its `ledger` key:
+    /// beside parity.toml (`parity-ledger.txt`, or
+    /// `parity-ledger-SUITE.txt` when the config has several suites),
+    /// not beside the cases, which may be another project's (vendored);
+    /// without a config, beside the cases. A ledger at the former place
+    /// beside the cases is still used while there is none beside
+    /// parity.toml, with a warning.
+    fn default_ledger(&self, suite: Option<&Suite>, cases: &Path) -> PathBuf {
+        let beside_cases = ledger::default_path(cases);
+        let Some(config) = &self.config else {
+            return beside_cases;
+        };
+        let name = match suite {
+            Some(suite) if config.suites.len() > 1 => format!("parity-ledger-{}.txt", suite.name),
+            _ => ledger::DEFAULT_NAME.to_owned(),
+        };
+        let beside_config = PathBuf::from(name);
+        if beside_cases != beside_config
+            && !self.outside(&beside_config).exists()
+            && self.outside(&beside_cases).exists()
+        {
+            eprintln!(
+                "parity-diff: warning: using the ledger {} beside the cases; the default \
+                 ledger of a project is {} beside parity.toml: move it there, or name it \
+                 with the suite's `ledger` key",
+                parity_diff::outside::text(&beside_cases.display().to_string()),
+                parity_diff::outside::text(&beside_config.display().to_string()),
+            );
+            return beside_cases;
+        }
+        beside_config
     }
 
     /// Where fuzz writes its findings: `--out`, else the suite's

@@ -18,7 +18,7 @@ use parity_diff::error::InputError;
 use parity_diff::fuzz::promote;
 use parity_diff::judge::numbers::Numbers;
 use parity_diff::outside;
-use parity_diff::report::{formats, KnownOps, ReportOptions};
+use parity_diff::report::{formats, ExtraReport, KnownOps, ReportOptions};
 
 use super::flags::{
     given_oracle, CorpusFlags, CorpusRunFlags, LedgerFlags, OracleFlags, ReportFlags,
@@ -45,6 +45,9 @@ pub struct Given<'a> {
     pub record_timings: Option<PathBuf>,
     /// `--repeat`, over the suite's `repeat`.
     pub repeat: Option<u32>,
+    /// `--report FORMAT=PATH`, each path spelled from where the run
+    /// works.
+    pub extra: Vec<ExtraReport>,
 }
 
 impl<'a> Given<'a> {
@@ -72,6 +75,7 @@ impl<'a> Given<'a> {
             timings: None,
             record_timings: None,
             repeat: flags.repeat.repeat,
+            extra: Vec::new(),
         }
     }
 
@@ -127,6 +131,7 @@ impl<'a> Given<'a> {
                 .map(|rerun| rerun.for_suite(suite.map(|suite| suite.name.as_str()))),
             timings: self.timings.cloned(),
             record_timings: self.record_timings.clone(),
+            extra: self.extra.clone(),
         })
     }
 }

@@ -439,7 +439,9 @@ fn junit_report() {
     let xml = &ran.stdout;
     assert!(xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"));
     assert!(
-        xml.contains(r#"<testsuites name="parity-diff" tests="2" failures="1" errors="0">"#),
+        xml.contains(
+            r#"<testsuites name="parity-diff" tests="2" failures="1" errors="0" skipped="0">"#
+        ),
         "{xml}"
     );
     // Named by identity: the case file and the name, or a hash of the

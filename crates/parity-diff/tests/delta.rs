@@ -121,7 +121,7 @@ fn every_kind_of_change_by_identity() {
             "w             0/0            1/1       +1\n",
             "x             3/3            1/3       -2\n",
             "y             0/3            1/3       +1\n",
-            "3 → 3 passing (0); 1 newly failing, 2 failing differently, 1 newly passing, 2 added, 1 removed\n",
+            "3 → 3 passed (0), 0 → 0 accepted; 1 newly failing, 2 failing differently, 1 newly passing, 2 added, 1 removed\n",
             ),
             *F2_WAS, *F2_NOW
         )
@@ -134,7 +134,7 @@ fn every_kind_of_change_by_identity() {
         .contains("Newly failing (1):\n  a.json \"f1\": passed → failed"));
     assert_eq!(
         ran.last_line(),
-        "3 → 3 passing (0); 1 newly failing, 2 failing differently, 1 newly passing, 1 added, 2 removed"
+        "3 → 3 passed (0), 0 → 0 accepted; 1 newly failing, 2 failing differently, 1 newly passing, 1 added, 2 removed"
     );
     // --quiet: the closing line alone. The same report twice: no change.
     let quiet = run(
@@ -152,7 +152,7 @@ fn every_kind_of_change_by_identity() {
         (same.code, same.stdout.as_str()),
         (
             0,
-            "no op's pass count changed\n3 → 3 passing (0); 0 newly failing, 0 failing differently, 0 newly passing, 0 added, 0 removed\n"
+            "no op's pass count changed\n3 → 3 passed (0), 0 → 0 accepted; 0 newly failing, 0 failing differently, 0 newly passing, 0 added, 0 removed\n"
         )
     );
 }
@@ -278,7 +278,7 @@ fn markdown_for_a_pull_request_comment() {
         format!(
             concat!(
             "### parity-diff delta\n\n",
-            "**3 → 3 passing (0)** · 1 newly failing · 2 failing differently · 1 newly passing · 2 added · 1 removed\n\n",
+            "**3 → 3 passed (0)** · 0 → 0 accepted · 1 newly failing · 2 failing differently · 1 newly passing · 2 added · 1 removed\n\n",
             "| op | base | head | change |\n|:---|---:|---:|---:|\n",
             "| `w` | 0 / 0 | 1 / 1 | +1 |\n",
             "| `x` | 3 / 3 | 1 / 3 | -2 |\n",

@@ -177,7 +177,7 @@ fn file_names_that_are_not_utf8_stay_distinct() {
     let ran = accept(&corpus, &[]);
     assert_eq!(
         ran.stdout,
-        "ledger parity-ledger.txt: nothing to change (4 entries)\n"
+        "ledger parity-ledger.txt: nothing to change (4 entries, 0 rules)\n"
     );
 }
 

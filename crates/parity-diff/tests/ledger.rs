@@ -402,7 +402,7 @@ fn accept_keeps_the_ledgers_permissions_comments_and_other_entries() {
     );
     assert_eq!(
         ran.stdout,
-        "ledger my-ledger.txt: nothing to change (3 entries)\n"
+        "ledger my-ledger.txt: nothing to change (3 entries, 0 rules)\n"
     );
 }
 

@@ -485,7 +485,7 @@ fn merge_refuses_what_is_not_one_run_in_shards() {
     assert_eq!(
         refused(std::slice::from_ref(&whole)),
         format!(
-            "parity-diff: {} is the report of a run without --shard; merge combines the JSON reports of `parity-diff run --shard K/N`",
+            "parity-diff: {0} is the report of a run without --shard; merge combines the JSON reports of `parity-diff run --shard K/N` (`parity-diff report {0} --format F` renders one report in another format)",
             path(&whole)
         )
     );

@@ -118,7 +118,7 @@ fn a_rerun_runs_exactly_the_cases_that_failed() {
     // whole file, which runs again.
     assert_eq!(
         ran.stderr,
-        "parity-diff: rerun: 4 cases selected from r.json\n"
+        "parity-diff: rerun: 4 cases selected from r.json; the report's cases taken: 3 failed\n"
     );
     let again = Report::read(&ran.stdout);
     assert_eq!(names(&again), failed);
@@ -158,7 +158,7 @@ fn a_rerun_with_op_filter_or_shard_takes_what_both_select() {
     let ran = rerun(&corpus, "r.json", &["--op", "y", "--format", "json"]);
     assert_eq!(
         ran.stderr,
-        "parity-diff: rerun: 1 case selected from r.json\n"
+        "parity-diff: rerun: 1 case selected from r.json; the report's cases taken: 3 failed\n"
     );
     assert_eq!(names(&Report::read(&ran.stdout)), set(&["a.json a3"]));
 
@@ -169,7 +169,7 @@ fn a_rerun_with_op_filter_or_shard_takes_what_both_select() {
     );
     assert_eq!(
         ran.stderr,
-        "parity-diff: rerun: 1 case selected from r.json\n"
+        "parity-diff: rerun: 1 case selected from r.json; the report's cases taken: 3 failed\n"
     );
     assert_eq!(names(&Report::read(&ran.stdout)), set(&["b.json b2"]));
 
@@ -221,7 +221,7 @@ fn a_rerun_with_op_filter_or_shard_takes_what_both_select() {
     );
     assert_eq!(
         ran.stderr,
-        "parity-diff: rerun: 2 cases selected from run-1.json\n"
+        "parity-diff: rerun: 2 cases selected from run-1.json; the report's cases taken: 2 failed\n"
     );
     assert_eq!(
         names(&Report::read(&ran.stdout)),
@@ -244,7 +244,7 @@ fn cases_that_no_longer_exist_are_counted_and_an_empty_selection_passes() {
     assert_eq!(ran.code, 1, "{ran:?}");
     assert_eq!(
         ran.stderr,
-        "parity-diff: rerun: 2 cases selected from r.json (2 cases it names no longer exist)\n"
+        "parity-diff: rerun: 2 cases selected from r.json (2 cases it names no longer exist); the report's cases taken: 3 failed\n"
     );
     assert_eq!(names(&Report::read(&ran.stdout)), set(&["a.json a3"]));
 
@@ -260,7 +260,7 @@ fn cases_that_no_longer_exist_are_counted_and_an_empty_selection_passes() {
     assert_eq!(
         ran.stderr,
         "parity-diff: rerun: no case selected from r.json \
-         (1 case it names no longer exists): nothing to run\n"
+         (1 case it names no longer exists); the report's cases taken: 3 failed: nothing to run\n"
     );
     assert_eq!(sent(&corpus), "");
 
@@ -314,7 +314,7 @@ fn a_ledger_s_new_changed_and_stale_cases_are_taken_and_accept_takes_them_too() 
     let ran = rerun(&corpus, "r.json", &["--format", "json"]);
     assert_eq!(
         ran.stderr,
-        "parity-diff: rerun: 3 cases selected from r.json\n"
+        "parity-diff: rerun: 3 cases selected from r.json; the report's cases taken: 1 changed, 1 new, 1 stale\n"
     );
     assert_eq!(
         names(&Report::read(&ran.stdout)),
@@ -337,7 +337,7 @@ fn a_ledger_s_new_changed_and_stale_cases_are_taken_and_accept_takes_them_too() 
     assert_eq!(accepted.code, 0, "{accepted:?}");
     assert_eq!(
         accepted.stderr,
-        "parity-diff: rerun: 2 cases selected from r.json\n"
+        "parity-diff: rerun: 2 cases selected from r.json; the report's cases taken: 1 changed, 1 new, 1 stale\n"
     );
     assert!(
         accepted

@@ -170,10 +170,10 @@ fn accept_and_bless_work_on_every_suite_in_turn() {
     assert_eq!(
         ran.stdout,
         "suite one\n\
-         ledger one/parity-ledger.txt: nothing to change (0 entries)\n\
+         ledger parity-ledger-one.txt: nothing to change (0 entries, 0 rules)\n\
          suite two\n\
          added    a.json #af63a94c8601 ((no op), different at (root))\n\
-         ledger two/parity-ledger.txt: 1 added, 0 changed, 0 removed, 0 unchanged\n"
+         ledger parity-ledger-two.txt: 1 added, 0 changed, 0 removed, 0 unchanged\n"
     );
     assert_eq!(
         project.run(&["run", "--quiet"]).stdout,
@@ -241,7 +241,7 @@ fn delta_and_merge_read_version_1_and_know_suites() {
     assert_eq!(ran.code, 0, "{ran:?}");
     assert!(
         ran.stdout.ends_with(
-            "2 → 2 passing (0); 0 newly failing, 0 failing differently, 0 newly passing, \
+            "2 → 2 passed (0), 0 → 0 accepted; 0 newly failing, 0 failing differently, 0 newly passing, \
              0 added, 0 removed\n"
         ),
         "{}",

@@ -28,7 +28,9 @@ use crate::ledger::rules::{whole_run_findings, RuleFinding};
 use crate::outside;
 use crate::record::{CaseRecord, VerdictKind};
 use crate::report::json::{FileHead, Item, ReportHead, ReportReader};
-use crate::report::{Consumer, FileInfo, Problem, ReportOptions, RunInfo, Sink, Totals};
+use crate::report::{
+    Consumer, ExtraReport, FileInfo, Problem, ReportOptions, Reports, RunInfo, Totals,
+};
 
 /// The `merge` command's inputs.
 #[derive(Debug, Clone)]
@@ -37,6 +39,8 @@ pub struct MergeArgs {
     pub reports: Vec<PathBuf>,
     /// How to report.
     pub report: ReportOptions,
+    /// `--report FORMAT=PATH`: more formats, each to its file.
+    pub extra: Vec<ExtraReport>,
 }
 
 fn shard_name(index: usize, count: usize) -> String {
@@ -60,7 +64,8 @@ fn check_shards(paths: &[PathBuf]) -> Result<(ReportHead, Vec<&Path>), InputErro
         if head.shard.is_none() {
             return Err(InputError::new(format!(
                 "{name} is the report of a run without --shard; merge combines the JSON \
-                 reports of `parity-diff run --shard K/N`"
+                 reports of `parity-diff run --shard K/N` (`parity-diff report {name} \
+                 --format F` renders one report in another format)"
             )));
         }
         if head.corpus.is_none() {
@@ -238,7 +243,7 @@ struct Current {
 }
 
 struct Merger<W: Write> {
-    sink: Sink<W>,
+    sink: Reports<W>,
     current: Option<Current>,
     finished: HashSet<String>,
     /// Ledger entries by identity: whether a shard saw the case.
@@ -325,7 +330,8 @@ impl<W: Write> Merger<W> {
         if let Some(seen) = self.entries.get_mut(&record.id) {
             *seen = true;
         }
-        self.sink.case(record)?;
+        // A shard's records are its JSON report's, made for every format.
+        self.sink.take_wide(record)?;
         Ok(())
     }
 }
@@ -428,7 +434,7 @@ pub fn merge_command(args: &MergeArgs, out: impl Write) -> Result<Totals, InputE
         .map(|entry| (entry.id.clone(), false))
         .collect();
     let mut merger = Merger {
-        sink: Sink::new(out, args.report, run),
+        sink: Reports::new(out, args.report, run, &args.extra)?,
         current: None,
         finished: HashSet::new(),
         entries,

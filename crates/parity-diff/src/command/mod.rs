@@ -11,6 +11,7 @@ pub mod bless;
 pub mod delta;
 pub mod init;
 pub mod merge;
+pub mod report;
 pub mod review;
 pub mod run;
 pub mod suites;

@@ -32,6 +32,7 @@ use crate::corpus::wanted::Wanted;
 use crate::corpus::{Corpus, Entry as FileEntry};
 use crate::error::InputError;
 use crate::exec::file_run::{self, FileRun};
+use crate::exec::known_crash::KnownCrashes;
 use crate::exec::oracle::{Leak, LeakLog, Oracle, OracleOptions};
 use crate::exec::pool;
 use crate::exec::stream;
@@ -40,7 +41,8 @@ use crate::exec::stream::run::report_large;
 use crate::judge::framing::Framing;
 pub use crate::judge::LedgerUse;
 use crate::report::{
-    Consumer, FileInfo, Format, KnownOps, Problem, ReportOptions, RunInfo, Sink, Totals,
+    Consumer, ExtraReport, FileInfo, Format, KnownOps, Problem, ReportOptions, Reports, RunInfo,
+    Totals,
 };
 pub use started::Started;
 
@@ -93,6 +95,8 @@ pub struct RunArgs {
     pub timings: Option<Timings>,
     /// `--record-timings`: where each file's oracle time is written.
     pub record_timings: Option<PathBuf>,
+    /// `--report FORMAT=PATH`: the reports written beside the main one.
+    pub extra: Vec<ExtraReport>,
 }
 
 impl RunArgs {
@@ -133,7 +137,8 @@ fn list(args: &RunArgs) -> Result<Vec<FileEntry>, InputError> {
 /// it selected.
 fn plan_listed(args: &RunArgs, files: &[FileEntry]) -> Result<Plan, InputError> {
     // Only the JSON report records the corpus's fingerprint.
-    let fingerprint = args.report.format == Format::Json;
+    let fingerprint = args.report.format == Format::Json
+        || args.extra.iter().any(|extra| extra.format == Format::Json);
     let planning = Planning {
         timings: args.timings.as_ref(),
         fingerprint,
@@ -143,7 +148,8 @@ fn plan_listed(args: &RunArgs, files: &[FileEntry]) -> Result<Plan, InputError> 
     };
     let plan = Plan::planned(&args.corpus, files, args.wanted(), planning)?;
     if let (Some(count), Some(rerun)) = (&plan.rerun, &args.rerun) {
-        let note = count.note(&rerun.source, args.suite.as_deref());
+        let kinds = rerun.kinds_text();
+        let note = count.note(&rerun.source, args.suite.as_deref(), kinds.as_deref());
         let _ = writeln!(io::stderr(), "parity-diff: {note}");
     }
     Ok(plan)
@@ -195,6 +201,10 @@ pub fn run_planned<C: Consumer>(
     // the pool; their records are made here again, in order. Preparing
     // marks the ledger's entries as seen and making records consults it,
     // both on this thread but from two closures: hence the RefCell.
+    // What the ledger knows of crashes, for the pool's threads.
+    let crashes = ledger
+        .as_ref()
+        .and_then(|use_| KnownCrashes::of(&use_.ledger));
     let ledger = RefCell::new(ledger);
     let ready = files.iter().enumerate().filter_map(|(position, entry)| {
         let part = plan.part(position);
@@ -218,7 +228,8 @@ pub fn run_planned<C: Consumer>(
     let run_one = |(position, entry, prepared): &(usize, &FileEntry, Prepared)| {
         let leaks = LeakLog::default();
         let began = Instant::now();
-        let ran = run_prepared(entry, prepared, (args, started.take(*position)), &leaks);
+        let run = (args, started.take(*position), crashes.as_ref());
+        let ran = run_prepared(entry, prepared, run, &leaks);
         (ran, leaks.into_leaks(), began.elapsed())
     };
     let report_one = |(_, entry, prepared): (usize, &FileEntry, Prepared),
@@ -256,7 +267,7 @@ pub fn run_planned<C: Consumer>(
                             let started = Instant::now();
                             let ran = match finished.output {
                                 Some(output) => Ran::Streamed(output),
-                                None => run_again(entry, large, args, &again),
+                                None => run_again(entry, large, (args, crashes.as_ref()), &again),
                             };
                             leaks = finished.leaks;
                             leaks.extend(again.into_leaks());
@@ -359,7 +370,7 @@ pub fn run_command(args: &RunArgs, out: impl Write) -> Result<Totals, InputError
         ledger: ledger.as_ref().map(LedgerUse::info),
         suites: Vec::new(),
     };
-    let mut sink = Sink::new(out, args.report, run);
+    let mut sink = Reports::new(out, args.report, run, &args.extra)?;
     let times = run_planned(args, (&files, &plan, started), ledger.as_mut(), &mut sink)?;
     let totals = sink.finish()?;
     record_timings(args, &times)?;

@@ -1,6 +1,9 @@
-//! `--rerun-failed REPORT.json`: the cases a JSON report says did not
-//! pass, by identity, for a run to take again (`run` and `accept` now; a
-//! command that walks divergences can take the same selection).
+//! `--rerun-failed REPORT.json`: the cases a JSON report says are not
+//! done, by identity, for a run to take again (`run` and `accept` now; a
+//! command that walks divergences can take the same selection): every
+//! case that neither passed nor was accepted, and the triaged ones (known
+//! bugs, which a fix is rerun for), unless `--rerun-only-failed` keeps
+//! to the first ([`Scope`]). The run says which kinds it took.
 //!
 //! The report is read through the one JSON report reader
 //! ([`ReportReader`]), so every format version it reads is read here. A
@@ -64,6 +67,28 @@ pub fn is_taken(state: CaseState, verdict: VerdictKind) -> bool {
     })
 }
 
+/// Which of a report's cases a rerun takes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Scope {
+    /// What is not done: the cases [`TAKEN`] names, and the triaged.
+    #[default]
+    NotDone,
+    /// `--rerun-only-failed`: the cases [`TAKEN`] names only.
+    Failed,
+}
+
+/// The kind a rerun takes a report's case as (its state's name, or
+/// `triaged`), or `None` when it does not take it.
+pub fn taken_kind(record: &CaseRecord, scope: Scope) -> Option<&'static str> {
+    if is_taken(record.state, record.verdict) {
+        Some(record.state.name())
+    } else if scope == Scope::NotDone && record.is_triaged() {
+        Some("triaged")
+    } else {
+        None
+    }
+}
+
 /// What a rerun takes again of one case file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FileRerun {
@@ -94,6 +119,9 @@ pub struct RerunFiles {
     pub files: BTreeMap<String, FileRerun>,
     /// The names of the goldens the report found orphaned.
     pub orphans: BTreeSet<String>,
+    /// How many of the report's cases it takes, by kind (`failed`,
+    /// `new`, `triaged`…): what the rerun says it took.
+    pub kinds: BTreeMap<&'static str, usize>,
 }
 
 impl RerunFiles {
@@ -154,6 +182,20 @@ impl RerunFiles {
             self.take(name, rerun.clone());
         }
         self.orphans.extend(other.orphans.iter().cloned());
+        for (kind, count) in &other.kinds {
+            *self.kinds.entry(kind).or_default() += count;
+        }
+    }
+
+    /// `2 failed, 1 triaged`: the kinds it took, or `None` when it took
+    /// no case.
+    pub fn kinds_text(&self) -> Option<String> {
+        let parts: Vec<String> = self
+            .kinds
+            .iter()
+            .map(|(kind, count)| format!("{count} {kind}"))
+            .collect();
+        (!parts.is_empty()).then(|| parts.join(", "))
     }
 }
 
@@ -162,6 +204,7 @@ impl RerunFiles {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Rerun {
     source: String,
+    scope: Scope,
     suites: BTreeMap<Option<String>, RerunFiles>,
 }
 
@@ -177,20 +220,34 @@ impl Rerun {
     /// given): an input error (exit status 2) when it cannot be read, or
     /// is not the report of a run.
     pub fn read(path: &Path, name: &str) -> Result<Rerun, InputError> {
+        Rerun::read_scoped(path, name, Scope::default())
+    }
+
+    /// [`Rerun::read`], taking the cases `scope` says.
+    pub fn read_scoped(path: &Path, name: &str, scope: Scope) -> Result<Rerun, InputError> {
         let (reader, head) = ReportReader::open(path).map_err(|e| in_report(name, e))?;
-        Rerun::from_reader(reader, &head.command, name)
+        Rerun::from_reader(reader, &head.command, (name, scope))
     }
 
     /// Reads a report from `source`, named `name` in messages.
     pub fn from_bytes(source: impl Read, name: &str) -> Result<Rerun, InputError> {
+        Rerun::from_bytes_scoped(source, name, Scope::default())
+    }
+
+    /// [`Rerun::from_bytes`], taking the cases `scope` says.
+    pub fn from_bytes_scoped(
+        source: impl Read,
+        name: &str,
+        scope: Scope,
+    ) -> Result<Rerun, InputError> {
         let (reader, head) = ReportReader::new(source, name).map_err(|e| in_report(name, e))?;
-        Rerun::from_reader(reader, &head.command, name)
+        Rerun::from_reader(reader, &head.command, (name, scope))
     }
 
     fn from_reader<R: Read>(
         mut reader: ReportReader<R>,
         command: &str,
-        source: &str,
+        (source, scope): (&str, Scope),
     ) -> Result<Rerun, InputError> {
         if !READ_FROM.contains(&command) {
             return Err(InputError::new(format!(
@@ -200,6 +257,7 @@ impl Rerun {
         }
         let mut rerun = Rerun {
             source: source.to_owned(),
+            scope,
             suites: BTreeMap::new(),
         };
         let mut file: Option<(Option<String>, String)> = None;
@@ -248,10 +306,11 @@ impl Rerun {
     }
 
     fn case(&mut self, suite: Option<String>, file: &str, record: &CaseRecord) {
-        if !is_taken(record.state, record.verdict) {
+        let Some(kind) = taken_kind(record, self.scope) else {
             return;
-        }
+        };
         let taken = self.suite(suite);
+        *taken.kinds.entry(kind).or_default() += 1;
         // A record without a line is known by its position only (an
         // extra result, a golden element past the cases): only a run of
         // the whole file compares those again.
@@ -306,7 +365,9 @@ impl RerunCount {
     /// text neutralized: `rerun: 3 cases selected from r.json (1 case it
     /// names no longer exists)`; an empty selection says that nothing
     /// runs, which passes.
-    pub fn note(&self, source: &str, suite: Option<&str>) -> String {
+    /// `kinds` says which kinds of the report's cases it took
+    /// ([`RerunFiles::kinds_text`]).
+    pub fn note(&self, source: &str, suite: Option<&str>, kinds: Option<&str>) -> String {
         let mut line = String::from("rerun: ");
         if let Some(suite) = suite {
             line.push_str(&format!("suite {suite}: "));
@@ -336,6 +397,9 @@ impl RerunCount {
         if let Some((what, one)) = gone {
             let verb = if one { "exists" } else { "exist" };
             line.push_str(&format!(" ({what} it names no longer {verb})"));
+        }
+        if let Some(kinds) = kinds {
+            line.push_str(&format!("; the report's cases taken: {kinds}"));
         }
         if self.selected == 0 {
             line.push_str(": nothing to run");

@@ -279,29 +279,29 @@ fn the_line_says_what_is_selected_and_what_is_gone() {
         gone_files,
     };
     assert_eq!(
-        count(true, 3, 0, 0).note("r.json", None),
+        count(true, 3, 0, 0).note("r.json", None, None),
         "rerun: 3 cases selected from r.json"
     );
     assert_eq!(
-        count(true, 1, 1, 0).note("r.json", Some("main")),
+        count(true, 1, 1, 0).note("r.json", Some("main"), None),
         "rerun: suite main: 1 case selected from r.json (1 case it names no longer exists)"
     );
     assert_eq!(
-        count(true, 0, 2, 1).note("r.json", None),
+        count(true, 0, 2, 1).note("r.json", None, None),
         "rerun: no case selected from r.json (2 cases and 1 file it names no longer exist): \
          nothing to run"
     );
     assert_eq!(
-        count(true, 2, 0, 1).note("r.json", None),
+        count(true, 2, 0, 1).note("r.json", None, None),
         "rerun: 2 cases selected from r.json (1 file it names no longer exists)"
     );
     assert_eq!(
-        count(false, 0, 0, 0).note("r.json", None),
+        count(false, 0, 0, 0).note("r.json", None, None),
         "rerun: r.json names no case that failed: nothing to run"
     );
     // A path is outside text.
     assert_eq!(
-        count(true, 1, 0, 0).note("a\u{1b}]0;x\u{7}.json", None),
+        count(true, 1, 0, 0).note("a\u{1b}]0;x\u{7}.json", None, None),
         "rerun: 1 case selected from a\\u{1b}]0;x\\u{7}.json"
     );
 }

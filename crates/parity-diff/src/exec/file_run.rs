@@ -9,6 +9,7 @@
 //! the ledger weighs like any other, and every other case is compared as
 //! usual.
 
+use crate::exec::known_crash::{execute_known, KnownCrashes};
 use std::borrow::Cow;
 use std::io;
 use std::ops::Range;
@@ -88,7 +89,7 @@ pub fn run_ready(
     entry: &FileEntry,
     (cases, selection, golden): Ready,
     oracle: impl Fn(&[u8]) -> Result<Vec<u8>, OracleFailure>,
-    repeat: usize,
+    (repeat, known): (usize, Option<&KnownCrashes>),
 ) -> FileRun {
     let golden_name = path_text(&entry.golden_path);
     let golden_spans = match arrays::elements("golden", &golden_name, golden) {
@@ -96,17 +97,25 @@ pub fn run_ready(
         Err(failure) => return FileRun::BadGolden(failure.message),
     };
     let input = oracle_input(cases, selection);
-    let sent: Option<Vec<&[u8]>> = cases.is_array.then(|| match selection {
-        Some(selection) => selection
-            .positions
-            .iter()
-            .map(|&at| cases.raw(at).unwrap_or(b"null"))
-            .collect(),
+    let positions: Option<Vec<usize>> = cases.is_array.then(|| match selection {
+        Some(selection) => selection.positions.clone(),
         None => (0..cases.items.len())
-            .filter_map(|at| cases.raw(at))
+            .filter(|&at| cases.raw(at).is_some())
             .collect(),
     });
-    let execution = execute(&oracle, &input, sent.as_deref());
+    let sent: Option<Vec<&[u8]>> = positions.as_ref().map(|positions| {
+        positions
+            .iter()
+            .map(|&at| cases.raw(at).unwrap_or(b"null"))
+            .collect()
+    });
+    let execution = match (known, &positions, &sent) {
+        (Some(known), Some(positions), Some(sent)) => {
+            let mask = known.of_sent(&entry.name, cases, positions);
+            execute_known(&oracle, &input, sent, &mask)
+        }
+        _ => execute(&oracle, &input, sent.as_deref()),
+    };
     let reruns = match &execution {
         Execution::Results { output, spans } => {
             repeat::reruns(&oracle, &input, (output, spans), repeat)

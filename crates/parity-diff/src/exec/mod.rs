@@ -10,6 +10,7 @@
 pub mod bisect;
 pub mod execute;
 pub mod file_run;
+pub mod known_crash;
 pub mod oracle;
 pub mod pool;
 pub mod repeat;

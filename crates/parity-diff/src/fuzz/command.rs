@@ -60,6 +60,9 @@ pub struct FuzzArgs {
     pub quiet: bool,
     /// How much minimizing may cost.
     pub shrinking: Shrinking,
+    /// Human format: list each known divergence's signature (default:
+    /// a count per op in the closing line).
+    pub verbose: bool,
 }
 
 /// An oracle with its limits.
@@ -116,7 +119,10 @@ pub fn fuzz_command(
     progress: &mut dyn Write,
 ) -> Result<u8, InputError> {
     let mut render: Box<dyn Render<Sessions>> = match Command::Fuzz.check(args.format)? {
-        Renderer::FuzzHuman => Box::new(Lines { quiet: args.quiet }),
+        Renderer::FuzzHuman => Box::new(Lines {
+            quiet: args.quiet,
+            verbose: args.verbose,
+        }),
         Renderer::FuzzJson => Box::new(Json),
         other => return Err(formats::not_mine(Command::Fuzz, other)),
     };
@@ -309,6 +315,7 @@ mod tests {
             format: Format::Human,
             quiet: false,
             shrinking: Shrinking::default(),
+            verbose: false,
         };
         let mut progress = Vec::new();
         let error = fuzz_command(&args, Vec::new(), &mut progress).unwrap_err();

@@ -8,14 +8,31 @@
 
 use crate::corpus::identity::{CaseId, CaseKey};
 use crate::exec::file_run::failure_verdict;
+use crate::exec::oracle::FailureKind;
 use crate::judge::compare::compare_elements;
-use crate::ledger::rules::Form;
+use crate::ledger::rules::{Form, Match};
 use crate::ledger::Ledger;
 use crate::record::signature::DEFAULT_ERRORS;
 use crate::record::weigh::{form_of, paths_of, weigh, Case};
 use crate::record::{CaseState, VerdictKind};
 
 use super::outcome::Outcome;
+
+/// Whether a rule of the ledger (one without `files:`, as every rule a
+/// session is weighed against) accepts a failure of `kind` on every
+/// case of `op`: a batch of such cases that fails so is known whichever
+/// of its cases failed ([`run_both_knowing`](super::outcome::run_both_knowing)).
+pub fn accepts_failure(ledger: &Ledger, op: &str, kind: FailureKind) -> bool {
+    let wanted = match kind {
+        FailureKind::Crash => Match::Crash,
+        FailureKind::Timeout => Match::Timeout,
+        FailureKind::InvalidOutput => Match::InvalidOutput,
+    };
+    ledger
+        .rules()
+        .iter()
+        .any(|rule| rule.files.is_none() && rule.matches == wanted && rule.covers_op(Some(op)))
+}
 
 /// Whether the ledger accepts the divergence of a case of `op` whose
 /// sides gave `left` (the golden's part) and `right` (the port's). A left

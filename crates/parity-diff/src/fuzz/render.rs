@@ -42,6 +42,8 @@ impl Report for Sessions {
 pub struct Lines {
     /// The closing line alone.
     pub quiet: bool,
+    /// List each known divergence's signature.
+    pub verbose: bool,
 }
 
 impl Render<Sessions> for Lines {
@@ -50,7 +52,7 @@ impl Render<Sessions> for Lines {
     }
 
     fn finish(&mut self, out: &mut dyn Write, session: Session<'_>) -> io::Result<()> {
-        write_human(session, self.quiet, out)
+        write_human(session, (self.quiet, self.verbose), out)
     }
 }
 
@@ -73,6 +75,23 @@ fn text(bytes: &[u8]) -> String {
 
 /// At most this much of a together group's result array is shown.
 const SHOWN: usize = 600;
+
+/// A minimized case longer than this is shown in a window, like a long
+/// string: its start, then where the whole case is.
+const MINIMIZED_SHOWN: usize = 300;
+
+fn window(text: String, group: &DivergenceGroup) -> String {
+    match text.char_indices().nth(MINIMIZED_SHOWN) {
+        Some((at, _)) => {
+            let whole = match &group.file {
+                Some(file) => format!("whole in {}", file.path.display()),
+                None => "whole in --format json".to_owned(),
+            };
+            format!("{}… ({} bytes in all, {whole})", &text[..at], text.len())
+        }
+        None => text,
+    }
+}
 
 fn cut(text: String) -> String {
     match text.char_indices().nth(SHOWN) {
@@ -161,7 +180,7 @@ fn write_group(out: &mut dyn Write, group: &DivergenceGroup) -> io::Result<()> {
         writeln!(
             out,
             "    minimized: {}",
-            outside::json_line(&text(&group.minimized.to_text()))
+            outside::json_line(&window(text(&group.minimized.to_text()), group))
         )?;
     }
     if group.kind.is_none() {
@@ -180,7 +199,11 @@ fn write_group(out: &mut dyn Write, group: &DivergenceGroup) -> io::Result<()> {
     Ok(())
 }
 
-fn write_human(session: Session<'_>, quiet: bool, out: &mut dyn Write) -> io::Result<()> {
+fn write_human(
+    session: Session<'_>,
+    (quiet, verbose): (bool, bool),
+    out: &mut dyn Write,
+) -> io::Result<()> {
     let Session {
         report,
         seed,
@@ -191,7 +214,7 @@ fn write_human(session: Session<'_>, quiet: bool, out: &mut dyn Write) -> io::Re
         for group in &report.groups {
             write_group(out, group)?;
         }
-        for (signature, cases) in &report.known {
+        for (signature, cases) in report.known.iter().filter(|_| verbose) {
             writeln!(
                 out,
                 "KNOWN {} ({cases} case{}): the ledger accepts it; not minimized, not written",
@@ -231,9 +254,20 @@ fn write_human(session: Session<'_>, quiet: bool, out: &mut dyn Write) -> io::Re
     if !report.known.is_empty() {
         let cases: usize = report.known.iter().map(|(_, cases)| cases).sum();
         let signatures = report.known.len();
+        let by_op: Vec<String> = report
+            .known_by_op
+            .iter()
+            .map(|(op, cases)| format!("{} {cases}", outside::text(op)))
+            .collect();
         line.push_str(&format!(
-            "; {cases} known ({signatures} signature{}, accepted by the ledger)",
-            if signatures == 1 { "" } else { "s" }
+            "; {cases} known ({signatures} signature{}, accepted by the ledger; by op: {}{})",
+            if signatures == 1 { "" } else { "s" },
+            by_op.join(", "),
+            if verbose {
+                ""
+            } else {
+                "; --verbose lists them"
+            }
         ));
     }
     if report.failed_batches > 0 {

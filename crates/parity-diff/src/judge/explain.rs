@@ -306,8 +306,18 @@ fn object_pair<'t>(
     let in_order =
         g_keys.len() == a_keys.len() && g_keys.iter().zip(&a_keys).all(|(x, y)| x.name == y.name);
     if !in_order {
-        let names =
-            |keys: &[Key]| key_list(&keys.iter().map(|key| wtf8(&key.name)).collect::<Vec<_>>());
+        // A window of each list from just before the first place where
+        // the orders part, so that a swap late in a long object shows.
+        let parts = g_keys
+            .iter()
+            .zip(&a_keys)
+            .position(|(x, y)| x.name != y.name)
+            .unwrap_or(g_keys.len().min(a_keys.len()));
+        let from = parts.saturating_sub(1);
+        let names = |keys: &[Key]| {
+            let names: Vec<JsString> = keys.iter().map(|key| wtf8(&key.name)).collect();
+            key_window(&names, from)
+        };
         found.add(
             ReasonKind::KeyOrder,
             places.pointer(pair.at),
@@ -337,6 +347,16 @@ fn object_pair<'t>(
 
 /// How many keys a key list names before it says `…`.
 const LISTED_KEYS: usize = 8;
+
+/// The keys from position `from` on, as [`key_list`] shows them, with
+/// `…` in front when keys before it are left out.
+fn key_window(keys: &[JsString], from: usize) -> String {
+    let from = from.min(keys.len());
+    match from {
+        0 => key_list(keys),
+        _ => format!("…,{}", key_list(&keys[from..])),
+    }
+}
 
 fn key_list(keys: &[JsString]) -> String {
     let mut shown: Vec<String> = keys
@@ -432,6 +452,21 @@ mod tests {
             [
                 r#"key order "b","a" (golden "a","b") at (root)"#,
                 r#"key order "d","c" (golden "c","d") at /b"#
+            ]
+        );
+    }
+
+    #[test]
+    fn a_late_swap_in_a_long_object_shows_where_the_orders_part() {
+        let keys: Vec<String> = (0..20).map(|n| format!("\"k{n}\":{n}")).collect();
+        let mut swapped = keys.clone();
+        swapped.swap(15, 16);
+        let golden = format!("{{{}}}", keys.join(","));
+        let actual = format!("{{{}}}", swapped.join(","));
+        assert_eq!(
+            reasons(&golden, &actual),
+            [
+                r#"key order …,"k14","k16","k15","k17","k18","k19" (golden …,"k14","k15","k16","k17","k18","k19") at (root)"#
             ]
         );
     }

@@ -41,6 +41,9 @@ pub const TRIAGED_LISTED: usize = 20;
 pub struct Human {
     options: ReportOptions,
     had_problem: bool,
+    /// The current file's stale cases: they pass now, so its line does
+    /// not call them failed.
+    stale: usize,
     /// The current file's framing divergence: whether it is accepted.
     framing: Option<bool>,
     /// Whether the current file has an input error of its own.
@@ -92,6 +95,7 @@ impl Human {
         Human {
             options,
             had_problem: false,
+            stale: 0,
             framing: None,
             file_error: false,
             not_compared: 0,
@@ -210,11 +214,27 @@ impl Human {
             )?;
         }
         if !uniform.is_empty() {
+            // The rows that stand for no one op are named, not counted
+            // as ops.
+            let ops = uniform
+                .iter()
+                .filter(|(op, ..)| !super::is_row_marker(op))
+                .count();
+            let mut what: Vec<String> = Vec::new();
+            if ops > 0 {
+                what.push(cases(ops, "op"));
+            }
+            what.extend(
+                uniform
+                    .iter()
+                    .filter(|(op, ..)| super::is_row_marker(op))
+                    .map(|(op, ..)| format!("the {op} row")),
+            );
             writeln!(
                 out,
                 "{} every case of {} failed with the port throwing one message:",
                 self.red("FAIL"),
-                cases(uniform.len(), "op")
+                what.join(" and ")
             )?;
             for (op, count, message) in &uniform {
                 writeln!(
@@ -358,6 +378,7 @@ impl RecordHandlers for Human {
         self.had_problem = false;
         self.file_error = false;
         self.framing = None;
+        self.stale = 0;
         // A section per suite: a heading where its files start.
         if file.suite.is_some() && file.suite != self.suite {
             self.suite.clone_from(&file.suite);
@@ -373,6 +394,9 @@ impl RecordHandlers for Human {
     }
 
     fn case(&mut self, _out: &mut dyn Write, record: &CaseRecord) -> io::Result<()> {
+        if record.state == CaseState::Stale {
+            self.stale += 1;
+        }
         if record.verdict.is_oracle_failure() && !record.passes() {
             self.error_cases += 1;
         }
@@ -514,12 +538,25 @@ impl RecordHandlers for Human {
                 _ => self.paint(GREEN, "ok"),
             };
             writeln!(out, "{ok} {name} ({}{notes})", cases(tally.cases(), "case"))
-        } else {
+        } else if self.stale == tally.failed {
+            // Stale cases pass: what fails is the ledger's entries.
             writeln!(
                 out,
-                "{} {name} ({} of {} failed{notes})",
+                "{} {name} ({} of {} stale{notes})",
+                self.red("STALE"),
+                self.stale,
+                cases(tally.cases(), "case")
+            )
+        } else {
+            let stale = match self.stale {
+                0 => String::new(),
+                stale => format!(", {stale} stale"),
+            };
+            writeln!(
+                out,
+                "{} {name} ({} of {} failed{stale}{notes})",
                 self.red("FAIL"),
-                tally.failed,
+                tally.failed - self.stale.min(tally.failed),
                 cases(tally.cases(), "case")
             )
         }

@@ -6,8 +6,10 @@
 //! name), never by its position, so that inserting a case does not rename
 //! the ones after it; it carries `file` (the case file's path) and `line`
 //! (where the case starts). A failing case carries a `<failure>` with its
-//! summary as the message and its details as the text; an accepted case
-//! passes, with its ledger entry in `<system-out>`; a file that could not
+//! summary as the message and its details as the text; an accepted or
+//! triaged case is `<skipped>`, what its entry or rule says (and its
+//! link) the message, so that a dashboard counts as passed only the
+//! identical cases while `failures` stays 0 for a green run; a file that could not
 //! be compared is one test case with an `<error>`; a missing or orphaned
 //! golden is one test case with a `<failure>`. The ledger's own failures
 //! (orphaned entries, stale and orphaned rules) are one suite, `parity-diff:
@@ -40,9 +42,11 @@ pub struct Junit {
     tests: usize,
     failures: usize,
     errors: usize,
+    skipped: usize,
     all_tests: usize,
     all_failures: usize,
     all_errors: usize,
+    all_skipped: usize,
 }
 
 /// XML for report text: markup characters escaped; in an attribute, tab,
@@ -141,19 +145,17 @@ impl RecordHandlers for Junit {
         self.tests = 0;
         self.failures = 0;
         self.errors = 0;
+        self.skipped = 0;
         Ok(())
     }
 
     fn case(&mut self, _out: &mut dyn Write, record: &CaseRecord) -> io::Result<()> {
         let body = match record.state {
             CaseState::Passed => String::new(),
-            CaseState::Accepted => format!(
-                "      <system-out>{}</system-out>\n",
-                content(&outside::text(&format!(
-                    "accepted by the ledger: {}",
-                    detail::entry_text(record).unwrap_or_default()
-                )))
-            ),
+            CaseState::Accepted => {
+                self.skipped += 1;
+                skipped(&detail::entry_text(record).unwrap_or_default())
+            }
             CaseState::Error => {
                 self.errors += 1;
                 let text = detail::plain(&detail::lines(record, DIFF_LINES));
@@ -217,7 +219,9 @@ impl RecordHandlers for Junit {
             Problem::Framing { found, state, .. } => {
                 let place = file.path.as_deref().map(|path| (path, None));
                 if state.passes() {
-                    return self.testcase("framing", &name, place, "");
+                    self.skipped += 1;
+                    let entry = problem_entry(problem).unwrap_or_default();
+                    return self.testcase("framing", &name, place, &skipped(&entry));
                 }
                 self.failures += 1;
                 let body = element("failure", "framing", found, "");
@@ -235,11 +239,12 @@ impl RecordHandlers for Junit {
         _tally: &Tally,
     ) -> io::Result<()> {
         let head = format!(
-            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"0\">\n",
+            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\">\n",
             attribute(&suite_name(file)),
             self.tests,
             self.failures,
-            self.errors
+            self.errors,
+            self.skipped
         );
         self.suites.append(head.as_bytes())?;
         self.cases.drain_to(&mut self.suites)?;
@@ -247,6 +252,7 @@ impl RecordHandlers for Junit {
         self.all_tests += self.tests;
         self.all_failures += self.failures;
         self.all_errors += self.errors;
+        self.all_skipped += self.skipped;
         Ok(())
     }
 
@@ -259,10 +265,11 @@ impl RecordHandlers for Junit {
         let (ledger_failures, ledger) = ledger_suite(aggregates);
         write!(
             out,
-            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"parity-diff\" tests=\"{}\" failures=\"{}\" errors=\"{}\">\n",
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"parity-diff\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\">\n",
             self.all_tests + ledger_failures,
             self.all_failures + ledger_failures,
-            self.all_errors
+            self.all_errors,
+            self.all_skipped
         )?;
         self.suites.drain_to(out)?;
         out.write_all(ledger.as_bytes())?;
@@ -288,6 +295,29 @@ impl RecordHandlers for Junit {
             writeln!(out, "    </properties>\n  </testsuite>")?;
         }
         out.write_all(b"</testsuites>\n")
+    }
+}
+
+/// The body of a case the ledger accepts or triages: `<skipped>`, what
+/// the entry or rule says (`triaged (LINK): REASON`) its message, and
+/// the same in `<system-out>` for the dashboards that show no message.
+fn skipped(entry: &str) -> String {
+    let said = format!("accepted by the ledger: {entry}");
+    let said = outside::text(&said);
+    format!(
+        "      <skipped message=\"{}\"/>\n      <system-out>{}</system-out>\n",
+        attribute(entry),
+        content(&said)
+    )
+}
+
+/// What the rule accepting a framing divergence says.
+fn problem_entry(problem: &Problem) -> Option<String> {
+    match problem {
+        Problem::Framing {
+            entry: Some(entry), ..
+        } => Some(detail::entry_ref_text(entry)),
+        _ => None,
     }
 }
 

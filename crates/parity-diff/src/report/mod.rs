@@ -14,6 +14,7 @@
 
 mod consumer;
 pub mod detail;
+pub mod fanout;
 pub mod formats;
 pub mod github;
 pub mod groups;
@@ -24,6 +25,7 @@ pub mod junit;
 pub mod kept;
 mod known_ops;
 pub mod markdown;
+mod narrow;
 pub mod records;
 pub mod render;
 pub mod spool;
@@ -38,6 +40,7 @@ use super::ledger::rules::RuleFinding;
 use super::ledger::Entry;
 use super::record::{CaseRecord, CaseState, EntryRef};
 pub use consumer::Consumer;
+pub use fanout::{ExtraReport, Reports};
 pub use formats::Format;
 use groups::Groups;
 pub use json::{CorpusInfo, LedgerChanges, LedgerInfo, RunInfo, ShardInfo};

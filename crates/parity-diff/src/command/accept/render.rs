@@ -152,9 +152,13 @@ fn print_changes(
     if changes.is_empty() {
         writeln!(
             out,
-            "ledger {}: nothing to change ({} entries)",
+            "ledger {}: nothing to change ({}, {})",
             outside::text(&ledger.path.display().to_string()),
-            ledger.ledger.len()
+            match ledger.ledger.len() {
+                1 => "1 entry".to_owned(),
+                entries => format!("{entries} entries"),
+            },
+            cases(ledger.ledger.rules().len(), "rule")
         )
     } else {
         writeln!(

@@ -118,17 +118,23 @@ impl Change {
     }
 }
 
-/// An op's cases and passes in each report.
+/// An op's cases, passed and accepted cases in each report. "Passed"
+/// means what it means in `run`'s summary: identical (or the same value
+/// with `--semantic`), never accepted by the ledger.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct OpCounts {
     /// BASE's cases.
     pub base_cases: usize,
-    /// BASE's passing cases.
+    /// BASE's passed cases.
     pub base_passed: usize,
+    /// BASE's cases the ledger accepts (or triages).
+    pub base_accepted: usize,
     /// HEAD's cases.
     pub head_cases: usize,
-    /// HEAD's passing cases.
+    /// HEAD's passed cases.
     pub head_passed: usize,
+    /// HEAD's cases the ledger accepts (or triages).
+    pub head_accepted: usize,
 }
 
 /// The changes of one kind: how many, and each (spooled).
@@ -224,8 +230,10 @@ impl Delta {
             .fold(OpCounts::default(), |sum, op| OpCounts {
                 base_cases: sum.base_cases + op.base_cases,
                 base_passed: sum.base_passed + op.base_passed,
+                base_accepted: sum.base_accepted + op.base_accepted,
                 head_cases: sum.head_cases + op.head_cases,
                 head_passed: sum.head_passed + op.head_passed,
+                head_accepted: sum.head_accepted + op.head_accepted,
             })
     }
 }
@@ -360,7 +368,8 @@ fn read_base(path: &Path, delta: &mut Delta, suited: bool) -> Result<Index, Inpu
                 })?;
                 let counts = delta.by_op.entry(op_key(&record)).or_default();
                 counts.base_cases += 1;
-                counts.base_passed += usize::from(record.passes());
+                counts.base_passed += usize::from(record.state == CaseState::Passed);
+                counts.base_accepted += usize::from(record.state == CaseState::Accepted);
                 let mut flags = 0;
                 let fingerprint = record.fingerprint.as_deref().map_or(0, |text| {
                     flags |= HAS_FINGERPRINT;
@@ -450,7 +459,8 @@ fn read_head(
         };
         let counts = delta.by_op.entry(op_key(&record)).or_default();
         counts.head_cases += 1;
-        counts.head_passed += usize::from(record.passes());
+        counts.head_passed += usize::from(record.state == CaseState::Passed);
+        counts.head_accepted += usize::from(record.state == CaseState::Accepted);
         let id = shown_id(suite.as_deref(), &record.id);
         let after = word(&record);
         let change = |before: String| Change {

@@ -89,7 +89,9 @@ fn change_of(counts: &OpCounts) -> i64 {
     counts.head_passed as i64 - counts.base_passed as i64
 }
 
-/// `84 → 94 passing (+10); 2 newly failing, 1 failing differently, …`
+/// `84 → 94 passed (+10), 12 → 2 accepted; 2 newly failing, 1 failing
+/// differently, …`: passed as `run` counts it (identical), the accepted
+/// apart.
 pub fn closing_line(delta: &Delta) -> String {
     let totals = delta.totals();
     let kinds: Vec<String> = Kind::ALL
@@ -97,10 +99,12 @@ pub fn closing_line(delta: &Delta) -> String {
         .map(|&kind| format!("{} {}", delta.count(kind), kind.phrase()))
         .collect();
     format!(
-        "{} → {} passing ({}); {}",
+        "{} → {} passed ({}), {} → {} accepted; {}",
         totals.base_passed,
         totals.head_passed,
         signed(change_of(&totals)),
+        totals.base_accepted,
+        totals.head_accepted,
         kinds.join(", ")
     )
 }
@@ -203,10 +207,12 @@ fn markdown(delta: &mut Delta, out: &mut dyn Write) -> io::Result<()> {
     let mut text = String::from("### parity-diff delta\n\n");
     let totals = delta.totals();
     text.push_str(&format!(
-        "**{} → {} passing ({})**",
+        "**{} → {} passed ({})** · {} → {} accepted",
         totals.base_passed,
         totals.head_passed,
-        signed(change_of(&totals))
+        signed(change_of(&totals)),
+        totals.base_accepted,
+        totals.head_accepted
     ));
     for kind in Kind::ALL {
         text.push_str(&format!(" · {} {}", delta.count(kind), kind.phrase()));

@@ -14,6 +14,7 @@ use crate::corpus::plan::{self, Part, Selection};
 use crate::corpus::wanted::FileWanted;
 use crate::corpus::Entry as FileEntry;
 use crate::exec::file_run::{self, FileRun};
+use crate::exec::known_crash::KnownCrashes;
 use crate::exec::oracle::{LeakLog, Streamed};
 use crate::exec::stream;
 use crate::exec::stream::live::{self, Live};
@@ -79,7 +80,7 @@ pub(super) fn golden_problem(entry: &FileEntry) -> Option<Problem> {
 pub(super) fn run_prepared(
     entry: &FileEntry,
     prepared: &Prepared,
-    (args, started): (&RunArgs, Option<Live>),
+    (args, started, known): (&RunArgs, Option<Live>, Option<&KnownCrashes>),
     leaks: &LeakLog,
 ) -> Option<Ran> {
     let oracle = |batch: &[u8]| args.oracle.run_noting(batch, args.limits, leaks);
@@ -90,7 +91,7 @@ pub(super) fn run_prepared(
                 entry,
                 ready,
                 oracle,
-                args.repeat,
+                (args.repeat, known),
             )))
         }
         Prepared::Large(large) => {
@@ -110,7 +111,7 @@ pub(super) fn run_prepared(
                     return Some(Ran::Streamed(output));
                 }
             }
-            Some(run_again(entry, large, args, leaks))
+            Some(run_again(entry, large, (args, known), leaks))
         }
         Prepared::Skip | Prepared::Problem(_) => None,
     }
@@ -126,7 +127,12 @@ pub(super) fn runs_live(args: &RunArgs) -> bool {
 /// A large file the oracle failed on (or that printed something else on
 /// another run), run again in memory, where the cases to blame are found
 /// (and those whose results differ).
-pub(super) fn run_again(entry: &FileEntry, large: &Large, args: &RunArgs, leaks: &LeakLog) -> Ran {
+pub(super) fn run_again(
+    entry: &FileEntry,
+    large: &Large,
+    (args, known): (&RunArgs, Option<&KnownCrashes>),
+    leaks: &LeakLog,
+) -> Ran {
     let oracle = |batch: &[u8]| args.oracle.run_noting(batch, args.limits, leaks);
     let cases = match arrays::read_file("case file", &entry.case_path) {
         Ok(bytes) => CaseFile::read(&entry.name, bytes),
@@ -138,7 +144,7 @@ pub(super) fn run_again(entry: &FileEntry, large: &Large, args: &RunArgs, leaks:
     };
     let selection = large.selection.clone();
     let ready = (&cases, selection.as_ref(), golden.as_slice());
-    let ran = file_run::run_ready(entry, ready, oracle, args.repeat);
+    let ran = file_run::run_ready(entry, ready, oracle, (args.repeat, known));
     Ran::Again(Box::new((cases, selection, golden, ran)))
 }
 
