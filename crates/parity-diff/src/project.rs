@@ -375,6 +375,7 @@ mod tests {
                 path: PathBuf::from(dir).join("parity.toml"),
                 dir: dir.into(),
                 suites: Vec::new(),
+                progress: None,
             }),
             dir: dir.into(),
             root: None,

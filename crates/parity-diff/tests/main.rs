@@ -5,4 +5,5 @@
 
 mod hostile_config;
 mod memory;
+mod progress;
 mod standalone;

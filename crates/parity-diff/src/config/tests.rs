@@ -10,6 +10,8 @@ fn parsed(text: &str) -> Result<Config, String> {
 fn every_key_is_read_and_paths_start_at_the_file_s_directory() {
     let config = parsed(
         r#"
+progress = "status/progress.json"
+
 [suite.main]
 cases = "corpus/cases"
 golden = "/abs/golden"
@@ -32,6 +34,7 @@ max-output = 1000
     )
     .unwrap();
     assert_eq!(config.dir, PathBuf::from("/p"));
+    assert_eq!(config.progress, Some("/p/status/progress.json".into()));
     let [suite, toy] = &config.suites[..] else {
         panic!("{config:?}")
     };
@@ -112,6 +115,14 @@ fn a_value_of_the_wrong_type_names_its_line_key_and_type() {
         (
             "[suite.a]\nrepeat = 1001\n",
             "/p/parity.toml:2: suite.a.repeat: a whole number, 1 to 1000, not the integer 1001",
+        ),
+        (
+            "progress = 3\n",
+            "/p/parity.toml:1: progress: a path (a string), not the integer 3",
+        ),
+        (
+            "progress = \"\"\n",
+            "/p/parity.toml:1: progress: a path (a string), not the string \"\"",
         ),
         (
             "[suite.a]\ncases = 3\n",

@@ -1,0 +1,421 @@
+//! `parity-diff progress`: the progress file written from a run and from
+//! a JSON report, `--check`, and the history read back from git in every
+//! format, over a repository built here: a partial port (a few lines of
+//! python3) that implements more of its ops at each of four commits.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+/// An op name made to break whatever quotes it: markup, a terminal
+/// escape, quotes.
+const HOSTILE: &str = "<img src=x onerror=alert(1)></svg>\u{1b}[31m\"x";
+
+/// The port: each op right for the cases whose `x` is below its level in
+/// level.json, `not implemented` above.
+const PORT: &str = r#"import json, sys
+cases = json.load(sys.stdin)
+level = json.load(open("level.json"))
+def run(case):
+    op, x = case.get("op"), case.get("x", 0)
+    if x >= level.get(op if op in ("add", "mul") else "other", 0):
+        return {"threw": True, "message": "not implemented"}
+    if op == "add":
+        return {"value": 2 * x}
+    if op == "mul":
+        return {"value": x * x}
+    return {"value": "ok"}
+sys.stdout.write(json.dumps([run(c) for c in cases], separators=(",", ":")))
+"#;
+
+const LEDGER: &str = "rule op mul\n  match: threw \"not implemented\"\n  state: accepted\n  reason: not ported yet\n";
+
+/// The levels of the four commits.
+const LEVELS: [&str; 4] = [
+    r#"{"add":0,"mul":0,"other":0}"#,
+    r#"{"add":2,"mul":0,"other":0}"#,
+    r#"{"add":3,"mul":1,"other":0}"#,
+    r#"{"add":3,"mul":2,"other":1}"#,
+];
+
+fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_parity-diff")
+}
+
+fn run_in(dir: &Path, program: &str, args: &[&str], envs: &[(&str, String)]) -> Output {
+    let mut command = Command::new(program);
+    command
+        .current_dir(dir)
+        .args(args)
+        .stdin(Stdio::null())
+        .env_remove("CI")
+        .env_remove("GITHUB_ACTIONS")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null");
+    for (key, value) in envs {
+        command.env(key, value);
+    }
+    command.output().unwrap()
+}
+
+/// parity-diff's exit status, stdout and stderr.
+fn pd(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let output = run_in(dir, bin(), args, &[]);
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+fn git(dir: &Path, args: &[&str], day: usize) {
+    let date = format!("2026-01-{:02}T12:00:00Z", day + 1);
+    let envs = [
+        ("GIT_AUTHOR_DATE", date.clone()),
+        ("GIT_COMMITTER_DATE", date),
+        ("GIT_AUTHOR_NAME", "port".to_owned()),
+        ("GIT_AUTHOR_EMAIL", "port@example.test".to_owned()),
+        ("GIT_COMMITTER_NAME", "port".to_owned()),
+        ("GIT_COMMITTER_EMAIL", "port@example.test".to_owned()),
+    ];
+    let output = run_in(dir, "git", args, &envs);
+    assert!(output.status.success(), "git {args:?}: {output:?}");
+}
+
+/// A project of one suite whose parity.toml puts the progress file in
+/// status/: cases, goldens, the port and a ledger with a rule for `mul`.
+fn project() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let write = |name: &str, text: &str| {
+        let path = root.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write(
+        "parity.toml",
+        "progress = \"status/progress.json\"\n\n[suite.math]\noracle = \"python3 port.py\"\n",
+    );
+    let hostile = serde_json::to_string(HOSTILE).unwrap();
+    write(
+        "cases/math.json",
+        &format!(
+            "[{{\"op\":\"add\",\"name\":\"a0\",\"x\":0}},{{\"op\":\"add\",\"name\":\"a1\",\"x\":1}},\
+{{\"op\":\"add\",\"name\":\"a2\",\"x\":2}},{{\"op\":\"mul\",\"name\":\"m0\",\"x\":0}},\
+{{\"op\":\"mul\",\"name\":\"m1\",\"x\":1}},{{\"op\":{hostile},\"name\":\"h0\",\"x\":0}}]"
+        ),
+    );
+    write(
+        "golden/math.json",
+        "[\n{\"value\":0},\n{\"value\":2},\n{\"value\":4},\n{\"value\":0},\n{\"value\":1},\n{\"value\":\"ok\"}\n]\n",
+    );
+    write("port.py", PORT);
+    write("parity-ledger.txt", LEDGER);
+    write("level.json", LEVELS[0]);
+    dir
+}
+
+/// The project with one commit per level, the progress file written by
+/// `progress` before each; the accepted entry of the hostile op's case
+/// written by `accept` first.
+fn history_repo() -> tempfile::TempDir {
+    let dir = project();
+    let root = dir.path();
+    git(root, &["init", "-q", "-b", "main"], 0);
+    let (code, _, stderr) = pd(root, &["accept", "--op", HOSTILE, "--reason", "later"]);
+    assert_eq!(code, 0, "{stderr}");
+    for (day, level) in LEVELS.iter().enumerate() {
+        std::fs::write(root.join("level.json"), level).unwrap();
+        let (code, stdout, stderr) = pd(root, &["progress"]);
+        assert_eq!(code, 0, "{stdout}{stderr}");
+        git(root, &["add", "-A"], day);
+        git(root, &["commit", "-q", "-m", &format!("level {day}")], day);
+    }
+    dir
+}
+
+fn snapshot(name: &str, text: &str) {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path("snapshots");
+    settings.set_prepend_module_to_snapshot(false);
+    settings.set_omit_expression(true);
+    settings.bind(|| insta::assert_snapshot!(name, text));
+}
+
+fn read(path: PathBuf) -> String {
+    std::fs::read_to_string(path).unwrap()
+}
+
+#[test]
+fn progress_counts_each_op_and_check_names_the_ops_that_moved() {
+    let dir = project();
+    let root = dir.path();
+    let (code, stdout, stderr) = pd(root, &["accept", "--op", HOSTILE, "--reason", "later"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let (code, stdout, stderr) = pd(root, &["progress", "--check"]);
+    assert_eq!(
+        (code, stdout.as_str()),
+        (
+            1,
+            "status/progress.json does not exist: `parity-diff progress` writes it\n"
+        ),
+        "{stderr}"
+    );
+    let (code, stdout, stderr) = pd(root, &["progress"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(
+        stdout.starts_with("status/progress.json written: 3 ops moved\n"),
+        "{stdout}"
+    );
+    let written = read(root.join("status/progress.json"));
+    // Outside a git repository there is no commit, and no failure.
+    assert!(written.contains("\"commit\": null,"), "{written}");
+    assert!(written.contains("\"add\": {\"cases\": 3, \"passing\": 0, \"acceptedEntries\": 0, \"acceptedRules\": 0, \"failing\": 3}"), "{written}");
+    assert!(written.contains("\"mul\": {\"cases\": 2, \"passing\": 0, \"acceptedEntries\": 0, \"acceptedRules\": 2, \"failing\": 0}"), "{written}");
+    assert!(
+        written.contains("\"acceptedEntries\": 1, \"acceptedRules\": 0, \"failing\": 0}"),
+        "{written}"
+    );
+    let (code, stdout, _) = pd(root, &["progress", "--check"]);
+    assert_eq!(
+        (code, stdout.as_str()),
+        (0, "status/progress.json is up to date\n")
+    );
+    let (code, stdout, _) = pd(root, &["progress"]);
+    assert_eq!(
+        (code, stdout.as_str()),
+        (0, "status/progress.json is up to date (not written)\n")
+    );
+
+    std::fs::write(root.join("level.json"), LEVELS[2]).unwrap();
+    let (code, stdout, stderr) = pd(root, &["progress", "--check"]);
+    assert_eq!(code, 1, "{stderr}");
+    snapshot("progress-check-moved", &stdout);
+    assert_eq!(
+        read(root.join("status/progress.json")),
+        written,
+        "--check writes nothing"
+    );
+
+    // A JSON report of the same run gives the same counts, entries and
+    // rules apart (by the ledger the report lists).
+    let (code, report, stderr) = pd(root, &["run", "--format", "json"]);
+    assert_eq!(code, 0, "{stderr}");
+    std::fs::write(root.join("report.json"), report).unwrap();
+    let (code, _, stderr) = pd(root, &["progress"]);
+    assert_eq!(code, 0, "{stderr}");
+    let (code, stdout, stderr) = pd(
+        root,
+        &["progress", "--check", "--from-report", "report.json"],
+    );
+    assert_eq!(
+        (code, stdout.as_str(), stderr.as_str()),
+        (0, "status/progress.json is up to date\n", "")
+    );
+    snapshot("progress-file", &read(root.join("status/progress.json")));
+}
+
+#[test]
+fn without_a_config_the_file_is_beside_where_it_runs_or_where_file_says() {
+    let dir = project();
+    let root = dir.path();
+    std::fs::remove_file(root.join("parity.toml")).unwrap();
+    let (code, stdout, stderr) = pd(root, &["progress", "--oracle", "python3 port.py"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let written = read(root.join("parity-progress.json"));
+    assert!(written.contains("\"(no suite)\": {"), "{written}");
+    let (code, _, stderr) = pd(
+        root,
+        &[
+            "progress",
+            "--oracle",
+            "python3 port.py",
+            "--file",
+            "elsewhere.json",
+        ],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(read(root.join("elsewhere.json")), written);
+}
+
+#[test]
+fn bad_input_is_exit_2_with_a_clear_message() {
+    let dir = project();
+    let root = dir.path();
+    std::fs::write(root.join("status.json"), "{\"version\":7,\"suites\":{}}").unwrap();
+    let (code, _, stderr) = pd(root, &["progress", "--check", "--file", "status.json"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("status.json: not a progress file: version 7"),
+        "{stderr}"
+    );
+    // Not in a git repository: the history cannot be read.
+    let (code, _, stderr) = pd(root, &["progress", "--history"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("cannot read the history of status/progress.json from git (git log)"),
+        "{stderr}"
+    );
+    let (code, _, stderr) = pd(root, &["progress", "--format", "html"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("progress takes --format human, not html"),
+        "{stderr}"
+    );
+    std::fs::write(root.join("parity.toml"), "progress = 1\n").unwrap();
+    let (code, _, stderr) = pd(root, &["progress"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("parity.toml:1: progress: a path (a string), not the integer 1"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn the_history_reads_every_version_from_git_in_each_format() {
+    let dir = history_repo();
+    let root = dir.path();
+    let (code, human, stderr) = pd(root, &["progress", "--history"]);
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    snapshot("progress-history-human", &human);
+    let (code, markdown, _) = pd(root, &["progress", "--history", "--format", "markdown"]);
+    assert_eq!(code, 0);
+    snapshot("progress-history-markdown", &markdown);
+    let (code, by_suite, _) = pd(
+        root,
+        &["progress", "--history", "--by", "suite", "--last", "2"],
+    );
+    assert_eq!(code, 0);
+    snapshot("progress-history-by-suite", &by_suite);
+    let (code, html, _) = pd(root, &["progress", "--history", "--format", "html"]);
+    assert_eq!(code, 0);
+    snapshot("progress-history-html", &html);
+    // The file at each commit records the commit it was made at: the
+    // one before (none for the first).
+    let log = run_in(root, "git", &["log", "--format=%H", "--reverse"], &[]);
+    let commits: Vec<String> = String::from_utf8(log.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(commits.len(), 4);
+    let at_last = run_in(
+        root,
+        "git",
+        &["show", &format!("{}:status/progress.json", commits[3])],
+        &[],
+    );
+    let text = String::from_utf8(at_last.stdout).unwrap();
+    assert!(
+        text.contains(&format!("\"commit\": \"{}\"", commits[2])),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_version_that_is_not_a_progress_file_is_left_out_with_a_warning() {
+    let dir = history_repo();
+    let root = dir.path();
+    std::fs::write(root.join("status/progress.json"), "not json").unwrap();
+    git(root, &["commit", "-q", "-am", "broken"], 9);
+    let (code, human, stderr) = pd(root, &["progress", "--history"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        human.starts_with("status/progress.json: 4 versions,"),
+        "{human}"
+    );
+    assert!(
+        stderr.starts_with("parity-diff: warning: a version left out: progress.json at "),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(": not a progress file: expected ident"),
+        "{stderr}"
+    );
+}
+
+mod chart {
+    use super::*;
+    use std::time::{Duration, Instant};
+
+    fn chromium() -> Option<PathBuf> {
+        ["chromium", "chromium-browser", "google-chrome"]
+            .iter()
+            .find_map(|name| {
+                let output = Command::new("which").arg(name).output().ok()?;
+                let path = String::from_utf8(output.stdout).ok()?.trim().to_owned();
+                (output.status.success() && !path.is_empty()).then(|| PathBuf::from(path))
+            })
+    }
+
+    /// The page's DOM as Chromium built it.
+    fn dump_dom(page: &Path) -> String {
+        let chromium = chromium().expect(
+            "needs Chromium (Debian: apt-get install chromium); run with --include-ignored only where it is",
+        );
+        let profile = tempfile::tempdir().unwrap();
+        let mut child = Command::new(&chromium)
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ])
+            .arg(format!("--user-data-dir={}", profile.path().display()))
+            .arg("--dump-dom")
+            .arg(format!("file://{}", page.display()))
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut stdout = child.stdout.take().unwrap();
+        let reader = std::thread::spawn(move || {
+            let mut text = String::new();
+            std::io::Read::read_to_string(&mut stdout, &mut text).unwrap();
+            text
+        });
+        let started = Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if started.elapsed() > Duration::from_secs(90) {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("chromium did not dump the page within 90 s");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let dom = reader.join().unwrap();
+        assert!(dom.contains("</html>"), "chromium dumped no page: {dom}");
+        dom
+    }
+
+    #[test]
+    #[ignore = "needs chromium"]
+    fn the_chart_renders_in_chromium_and_hostile_names_stay_text() {
+        let dir = history_repo();
+        let root = dir.path();
+        let (code, html, _) = pd(root, &["progress", "--history", "--format", "html"]);
+        assert_eq!(code, 0);
+        let page = root.join("progress.html");
+        std::fs::write(&page, &html).unwrap();
+        let dom = dump_dom(&page);
+        // Three ops: three lines and three legend rows, each a path with
+        // a point per version.
+        assert_eq!(dom.matches("<g class=\"series\"").count(), 3, "{dom}");
+        assert_eq!(dom.matches("<li data-series=").count(), 3, "{dom}");
+        assert_eq!(dom.matches("<circle ").count(), 12, "{dom}");
+        assert_eq!(
+            dom.matches("<svg").count(),
+            4,
+            "the chart and three swatches: {dom}"
+        );
+        // The hostile name is text: no element came of it, and it reads
+        // back escaped, the terminal escape in the report notation.
+        assert!(!dom.contains("<img"), "{dom}");
+        let shown = "&lt;img src=x onerror=alert(1)&gt;&lt;/svg&gt;\\u{1b}[31m\"x";
+        assert_eq!(dom.matches(shown).count(), 2, "legend and title: {dom}");
+        assert!(dom.contains("<td class=\"commit\">"), "{dom}");
+    }
+}
