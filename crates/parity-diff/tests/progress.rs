@@ -419,3 +419,70 @@ mod chart {
         assert!(dom.contains("<td class=\"commit\">"), "{dom}");
     }
 }
+
+#[test]
+fn a_report_of_several_suites_splits_entries_from_rules_by_each_suite_s_ledger() {
+    let dir = project();
+    let root = dir.path();
+    let add = |name: &str, text: &str| {
+        let path = root.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    add(
+        "parity.toml",
+        "[suite.math]\noracle = \"python3 port.py\"\n\n[suite.more]\ncases = \"more/cases\"\noracle = \"python3 port.py\"\n",
+    );
+    add(
+        "more/cases/m.json",
+        "[{\"op\":\"mul\",\"name\":\"m0\",\"x\":0},{\"op\":\"mul\",\"name\":\"m3\",\"x\":3}]",
+    );
+    add("more/golden/m.json", "[{\"value\":0},{\"value\":9}]");
+    add("more/parity-ledger.txt", LEDGER);
+    std::fs::write(root.join("level.json"), LEVELS[2]).unwrap();
+    let (code, _, stderr) = pd(
+        root,
+        &[
+            "accept", "--suite", "math", "--op", HOSTILE, "--reason", "later",
+        ],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let (code, _, stderr) = pd(root, &["progress"]);
+    assert_eq!(code, 0, "{stderr}");
+    let written = read(root.join("parity-progress.json"));
+    assert!(written.contains("    \"more\": {\n      \"total\": {\"cases\": 2, \"passing\": 1, \"acceptedEntries\": 0, \"acceptedRules\": 1, \"failing\": 0},"), "{written}");
+    // From a directory below parity.toml, the file is still beside it.
+    let (code, stdout, _) = pd(&root.join("more"), &["progress", "--check"]);
+    assert_eq!(
+        (code, stdout.as_str()),
+        (0, "parity-progress.json is up to date\n")
+    );
+    let (code, report, stderr) = pd(root, &["run", "--format", "json"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        report.contains("\"ledger\":null"),
+        "several suites: no ledger in the head"
+    );
+    std::fs::write(root.join("report.json"), report).unwrap();
+    let (code, stdout, stderr) = pd(
+        root,
+        &["progress", "--check", "--from-report", "report.json"],
+    );
+    assert_eq!(
+        (code, stdout.as_str(), stderr.as_str()),
+        (0, "parity-progress.json is up to date\n", "")
+    );
+    // Without its ledger, a suite's accepted cases cannot be told apart:
+    // they count as entries', and stderr says so.
+    std::fs::remove_file(root.join("more/parity-ledger.txt")).unwrap();
+    let (code, stdout, stderr) = pd(
+        root,
+        &["progress", "--check", "--from-report", "report.json"],
+    );
+    assert_eq!(code, 1, "{stdout}");
+    assert!(
+        stdout.contains("more mul: acceptedEntries 0 -> 1, acceptedRules 1 -> 0"),
+        "{stdout}"
+    );
+    assert_eq!(stderr, "parity-diff: warning: report.json: suite more: no ledger to tell entries from rules; its accepted cases count as entries'\n");
+}
