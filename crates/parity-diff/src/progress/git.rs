@@ -86,34 +86,44 @@ pub fn versions(path: &Path) -> Result<Vec<Version>, InputError> {
         commits.push((commit.to_owned(), time, date.to_owned()));
     }
     commits.reverse();
-    let texts = read_blobs(dir, name, &commits)
+    // Each version is parsed as it is read: only its counts are kept.
+    let parse = |commit: &str, blob: Result<Vec<u8>, String>| {
+        let short = &commit[..commit.len().min(12)];
+        match blob {
+            Ok(bytes) => {
+                file::parse(&bytes, &format!("{name} at {short}")).map_err(|error| error.message)
+            }
+            Err(message) => Err(format!("{name} at {short}: {message}")),
+        }
+    };
+    let read = read_versions(dir, name, &commits, parse)
         .map_err(|error| git_error("git cat-file", path, &error.to_string()))?;
     Ok(commits
         .into_iter()
-        .zip(texts)
-        .filter_map(|((commit, time, date), text)| {
-            let short = &commit[..commit.len().min(12)];
-            let progress = match text? {
-                Ok(bytes) => file::parse(&bytes, &format!("{name} at {short}"))
-                    .map_err(|error| error.message),
-                Err(message) => Err(format!("{name} at {short}: {message}")),
-            };
+        .zip(read)
+        .filter_map(|((commit, time, date), progress)| {
             Some(Version {
                 commit,
                 time,
                 date,
-                progress,
+                progress: progress?,
             })
         })
         .collect())
 }
 
-/// A version's bytes (`None`: not in that commit; an error: too large).
-type Blob = Option<Result<Vec<u8>, String>>;
+/// A version as read (`None`: not in that commit).
+type Versioned = Option<Result<Progress, String>>;
 
 /// The file `name` (in `dir`) at each commit, through one `git cat-file
-/// --batch`: a thread writes the requests while this one reads.
-fn read_blobs(dir: &Path, name: &str, commits: &[(String, i64, String)]) -> io::Result<Vec<Blob>> {
+/// --batch` (a thread writes the requests while this one reads), each
+/// handed to `parse` with its commit as it comes (an error: too large).
+fn read_versions(
+    dir: &Path,
+    name: &str,
+    commits: &[(String, i64, String)],
+    parse: impl Fn(&str, Result<Vec<u8>, String>) -> Result<Progress, String>,
+) -> io::Result<Vec<Versioned>> {
     let mut child = Command::new("git")
         .arg("-C")
         .arg(dir)
@@ -136,7 +146,7 @@ fn read_blobs(dir: &Path, name: &str, commits: &[(String, i64, String)]) -> io::
     let read = (|| {
         let mut blobs = Vec::with_capacity(commits.len());
         let mut header = String::new();
-        for _ in commits {
+        for (commit, _, _) in commits {
             header.clear();
             if stdout.read_line(&mut header)? == 0 {
                 return Err(io::Error::other("git cat-file stopped early"));
@@ -163,14 +173,14 @@ fn read_blobs(dir: &Path, name: &str, commits: &[(String, i64, String)]) -> io::
                     };
                     let mut newline = [0u8];
                     stdout.read_exact(&mut newline)?;
-                    blobs.push(Some(blob));
+                    blobs.push(Some(parse(commit, blob)));
                 }
                 [_, kind, size] => {
                     let size: u64 = size
                         .parse()
                         .map_err(|_| io::Error::other("git cat-file: an odd header"))?;
                     io::copy(&mut (&mut stdout).take(size + 1), &mut io::sink())?;
-                    blobs.push(Some(Err(format!("a {kind}, not a file"))));
+                    blobs.push(Some(parse(commit, Err(format!("a {kind}, not a file")))));
                 }
                 _ => return Err(io::Error::other("git cat-file: an odd header")),
             }
