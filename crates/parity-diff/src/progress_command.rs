@@ -135,10 +135,16 @@ pub(crate) fn progress(
         out.flush()?;
         return Ok(0);
     }
-    let mut counted = match &flags.from_report {
+    let (mut counted, uncompared) = match &flags.from_report {
         Some(report) => from_report(&project, &suites, &flags, &project.given(report.clone()))?,
         None => from_run(&project, &suites, &flags, report)?,
     };
+    if uncompared > 0 {
+        eprintln!(
+            "parity-diff: warning: {uncompared} case file{} could not be compared; their cases are not counted (`parity-diff run` says why)",
+            if uncompared == 1 { "" } else { "s" }
+        );
+    }
     let shown = outside::text(&path.display().to_string()).into_owned();
     let before = read_existing(&path)?;
     if flags.check {
@@ -246,7 +252,7 @@ fn from_run(
     suites: &[&parity_diff::config::Suite],
     flags: &ProgressFlags,
     report: &ReportFlags,
-) -> anyhow::Result<Progress> {
+) -> anyhow::Result<(Progress, usize)> {
     let mut options = report.options(&VerdictFlags::default());
     options.format = Format::Human;
     let given = Given {
@@ -282,7 +288,8 @@ fn from_run(
     for suite in suites {
         each(Some(suite))?;
     }
-    Ok(tally.finish())
+    let uncompared = tally.uncompared;
+    Ok((tally.finish(), uncompared))
 }
 
 /// A JSON report's counts. Its accepted cases are split into entries'
@@ -293,7 +300,7 @@ fn from_report(
     suites: &[&parity_diff::config::Suite],
     flags: &ProgressFlags,
     path: &Path,
-) -> anyhow::Result<Progress> {
+) -> anyhow::Result<(Progress, usize)> {
     let mut entries: SuiteEntries = HashMap::new();
     let mut add = |name: &str, places: crate::project::Places| -> anyhow::Result<()> {
         let ledger = places.ledger.unwrap_or(places.ledger_default);
@@ -326,5 +333,5 @@ fn from_report(
             outside::text(suite)
         );
     }
-    Ok(read.progress)
+    Ok((read.progress, read.uncompared))
 }

@@ -486,3 +486,18 @@ fn a_report_of_several_suites_splits_entries_from_rules_by_each_suite_s_ledger()
     );
     assert_eq!(stderr, "parity-diff: warning: report.json: suite more: no ledger to tell entries from rules; its accepted cases count as entries'\n");
 }
+
+#[test]
+fn a_file_the_run_cannot_compare_is_not_counted_and_stderr_says_so() {
+    let dir = project();
+    let root = dir.path();
+    std::fs::remove_file(root.join("golden/math.json")).unwrap();
+    let (code, stdout, stderr) = pd(root, &["progress"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert_eq!(
+        stderr,
+        "parity-diff: warning: 1 case file could not be compared; their cases are not counted (`parity-diff run` says why)\n"
+    );
+    let written = read(root.join("status/progress.json"));
+    assert!(written.contains("\"total\": {\"cases\": 0,"), "{written}");
+}

@@ -116,18 +116,15 @@ pub fn parse(bytes: &[u8], name: &str) -> Result<Progress, InputError> {
         suites: BTreeMap::new(),
     };
     for (suite, value) in suites {
-        let shown = outside::text(suite);
+        // Quoted as config errors quote names; main makes the line neutral.
+        let shown = format!("{suite:?}");
         let Some(Value::Object(ops)) = value.get("ops") else {
             return Err(bad(format!("suite {shown} has no \"ops\" object")));
         };
         let mut counted = BTreeMap::new();
         for (op, value) in ops {
-            let counts = read_counts(value).ok_or_else(|| {
-                bad(format!(
-                    "suite {shown}, op {}: not five whole counts",
-                    outside::text(op)
-                ))
-            })?;
+            let counts = read_counts(value)
+                .ok_or_else(|| bad(format!("suite {shown}, op {op:?}: not five whole counts")))?;
             counted.insert(op.clone(), counts);
         }
         progress.suites.insert(suite.clone(), counted);

@@ -9,7 +9,6 @@ use std::process::{Command, Stdio};
 
 use super::{file, Progress};
 use crate::error::InputError;
-use crate::outside;
 
 /// `git rev-parse HEAD` in `dir`: `None` when git is missing, `dir` is
 /// in no repository, or it has no commit yet.
@@ -70,7 +69,7 @@ pub fn versions(path: &Path) -> Result<Vec<Version>, InputError> {
         .map_err(|error| git_error("git log", path, &error.to_string()))?;
     if !log.status.success() {
         let stderr = String::from_utf8_lossy(&log.stderr);
-        return Err(git_error("git log", path, &outside::text(&stderr)));
+        return Err(git_error("git log", path, &stderr));
     }
     let text = String::from_utf8_lossy(&log.stdout);
     let mut commits = Vec::new();

@@ -36,6 +36,9 @@ pub enum Acceptance {
 pub struct Tally {
     suites: BTreeMap<String, BTreeMap<String, Counts>>,
     suite: String,
+    /// The case files that could not be compared (whose cases are not
+    /// counted): a missing golden, or a file the run could not compare.
+    pub uncompared: usize,
 }
 
 impl Tally {
@@ -44,6 +47,7 @@ impl Tally {
         Tally {
             suites: BTreeMap::new(),
             suite: NO_SUITE.to_owned(),
+            uncompared: 0,
         }
     }
 
@@ -71,6 +75,15 @@ impl Tally {
             (CaseState::Accepted, Acceptance::Entry) => counts.accepted_entries += cases,
             (CaseState::Accepted, Acceptance::Rule) => counts.accepted_rules += cases,
             _ => counts.failing += cases,
+        }
+    }
+
+    /// Notes a file-level problem: one that leaves cases uncompared.
+    pub fn problem(&mut self, problem: &Problem) {
+        match problem {
+            Problem::MissingGolden { .. } => self.uncompared += 1,
+            Problem::Error { skipped, .. } if *skipped > 0 => self.uncompared += 1,
+            _ => {}
         }
     }
 
@@ -124,7 +137,8 @@ impl Consumer for Tally {
         self.count(op_key(&record), record.state, acceptance, 1);
         Ok(())
     }
-    fn problem(&mut self, _problem: Problem) -> io::Result<()> {
+    fn problem(&mut self, problem: Problem) -> io::Result<()> {
+        Tally::problem(self, &problem);
         Ok(())
     }
     fn warning(&mut self, _text: &str) -> io::Result<()> {
@@ -149,6 +163,8 @@ pub struct FromReport {
     /// Suites with accepted cases whose ledger entries neither the report
     /// nor `entries` gave: their accepted cases all count as entries'.
     pub unsplit: Vec<String>,
+    /// The case files the report could not compare.
+    pub uncompared: usize,
 }
 
 /// The counts of the JSON report at `path`. A case the report accepts is
@@ -174,7 +190,12 @@ pub fn from_report(path: &Path, entries: &SuiteEntries) -> Result<FromReport, In
     let mut unsplit = Vec::new();
     while let Some(item) = reader.next_item()? {
         match item {
-            Item::File(file) => tally.suite(file.info.suite.as_deref()),
+            Item::File(file) => {
+                tally.suite(file.info.suite.as_deref());
+                if let Some(problem) = &file.problem {
+                    tally.problem(problem);
+                }
+            }
             Item::Case(record) => {
                 let acceptance = if record.state != CaseState::Accepted {
                     Acceptance::Entry
@@ -197,6 +218,7 @@ pub fn from_report(path: &Path, entries: &SuiteEntries) -> Result<FromReport, In
         }
     }
     Ok(FromReport {
+        uncompared: tally.uncompared,
         progress: tally.finish(),
         unsplit,
     })
