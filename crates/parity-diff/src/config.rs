@@ -63,6 +63,8 @@ pub struct Config {
     /// `progress`: the progress file (`parity-diff progress`; default
     /// `parity-progress.json` in [`dir`](Self::dir)).
     pub progress: Option<PathBuf>,
+    /// The line of `progress`, for errors.
+    pub progress_line: Option<usize>,
 }
 
 pub use crate::judge::framing::Framing;
@@ -166,7 +168,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, InputError> {
         _ => PathBuf::from("."),
     };
     let mut suites = Vec::new();
-    let mut progress = None;
+    let (mut progress, mut progress_line) = (None, None);
     for (key, item) in document.as_table().iter() {
         let span = key_span(document.as_table(), key);
         if key == "progress" {
@@ -181,6 +183,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, InputError> {
                     )
                 })?;
             progress = Some(dir.join(text));
+            progress_line = span.map(|span| line_of(source.text, span.start));
             continue;
         }
         if key != "suite" {
@@ -210,6 +213,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, InputError> {
         dir,
         suites,
         progress,
+        progress_line,
     })
 }
 

@@ -15,7 +15,7 @@ use parity_diff::ledger::Ledger;
 use parity_diff::outside;
 use parity_diff::progress::history::{self, By};
 use parity_diff::progress::tally::{self, SuiteEntries, Tally};
-use parity_diff::progress::{chart, file, git, moved, Progress, FILE_NAME, NO_SUITE};
+use parity_diff::progress::{chart, file, git, moved, Progress, NO_SUITE};
 use parity_diff::report::Format;
 
 use crate::flags::{CorpusFlags, LedgerFlags, OracleFlags, ReportFlags, VerdictFlags};
@@ -36,8 +36,7 @@ pub(crate) enum ByArg {
 #[derive(Args)]
 pub(crate) struct ProgressFlags {
     /// The oracle command (run with `sh -c`, cases on stdin) [default:
-    /// the suite's `oracle`, else the worker-spawn-oracle binary beside
-    /// parity-diff].
+    /// the suite's `oracle`].
     #[arg(long, value_name = "CMD")]
     oracle: Option<String>,
     #[command(flatten)]
@@ -111,7 +110,7 @@ pub(crate) fn progress(
         ],
     )?;
     project.enter()?;
-    let path = place(&project, flags.file.clone());
+    let path = project.progress_file(flags.file.clone())?;
     if flags.history {
         let by = match flags.by {
             ByArg::Op => By::Op,
@@ -192,22 +191,6 @@ pub(crate) fn progress(
     Ok(0)
 }
 
-/// The progress file: `--file`, else the config's `progress`, else
-/// [`FILE_NAME`] where the project works (beside parity.toml).
-fn place(project: &Project, given: Option<PathBuf>) -> PathBuf {
-    match (
-        given,
-        project
-            .config
-            .as_ref()
-            .and_then(|config| config.progress.as_ref()),
-    ) {
-        (Some(path), _) => project.given(path),
-        (None, Some(path)) => project.configured(path),
-        (None, None) => PathBuf::from(FILE_NAME),
-    }
-}
-
 fn parent_of(path: &Path) -> &Path {
     match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent,
@@ -217,7 +200,7 @@ fn parent_of(path: &Path) -> &Path {
 
 /// The file as it is, when there is one.
 fn read_existing(path: &Path) -> anyhow::Result<Option<Progress>> {
-    match std::fs::read(path) {
+    match parity_diff::files::input::read(path, parity_diff::files::input::PROGRESS) {
         Ok(bytes) => Ok(Some(file::parse(&bytes, &path.display().to_string())?)),
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(error) => {
@@ -316,13 +299,13 @@ fn from_report(
     if suites.is_empty() {
         add(
             NO_SUITE,
-            project.places(flags.corpus.given(Some(&flags.ledger)), None),
+            project.places(flags.corpus.given(Some(&flags.ledger)), None)?,
         )?;
     }
     for suite in suites {
         add(
             &suite.name,
-            project.places(flags.corpus.given(Some(&flags.ledger)), Some(suite)),
+            project.places(flags.corpus.given(Some(&flags.ledger)), Some(suite))?,
         )?;
     }
     let read = tally::from_report(path, &entries)?;

@@ -261,6 +261,21 @@ fn bad_input_is_exit_2_with_a_clear_message() {
         stderr.contains("progress takes --format human, not html"),
         "{stderr}"
     );
+    // The config's path stays inside the project's root, as its others do.
+    std::fs::write(
+        root.join("parity.toml"),
+        "\nprogress = \"../elsewhere/progress.json\"\n[suite.math]\noracle = \"python3 port.py\"\n",
+    )
+    .unwrap();
+    let (code, _, stderr) = pd(root, &["progress"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("parity.toml:2: progress: ")
+            && stderr.contains("elsewhere/progress.json resolves to"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("outside the project's root"), "{stderr}");
+    assert!(!root.join("../elsewhere").exists());
     std::fs::write(root.join("parity.toml"), "progress = 1\n").unwrap();
     let (code, _, stderr) = pd(root, &["progress"]);
     assert_eq!(code, 2);

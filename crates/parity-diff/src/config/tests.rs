@@ -59,8 +59,9 @@ max-output = 1000
             lines: suite.lines.clone(),
         }
     );
-    assert_eq!(suite.lines.get("golden"), Some(&4));
-    assert_eq!(suite.lines.get("fuzz-out"), Some(&16));
+    assert_eq!(suite.lines.get("golden"), Some(&6));
+    assert_eq!(suite.lines.get("fuzz-out"), Some(&18));
+    assert_eq!(config.progress_line, Some(2));
     assert_eq!(toy.max_output, Some(1000));
     assert_eq!(toy.cases_dir(&config.dir), PathBuf::from("/p/cases"));
 }

@@ -29,9 +29,10 @@ use crate::outside;
 /// The format's version.
 pub const VERSION: u64 = 1;
 
-/// The most a version of the file may hold: far more than any port's
-/// ops need, and it keeps a hostile history from filling memory.
-pub const MAX_BYTES: u64 = 16 * 1024 * 1024;
+/// The most a version of the file may hold (on disk or in git): far
+/// more than any port's ops need, and it keeps a hostile history from
+/// filling memory.
+pub const MAX_BYTES: u64 = crate::files::input::PROGRESS.max;
 
 fn counts_json(counts: &Counts) -> String {
     let fields: Vec<String> = counts
