@@ -118,7 +118,12 @@ pub(crate) fn progress(
         };
         let versions = git::versions(&path)?;
         let shown = path.display().to_string();
-        let history = history::history(&shown, versions, by);
+        let mut history = history::history(&shown, versions, by);
+        if !config.suites.is_empty() {
+            history
+                .series
+                .retain(|series| config.suites.contains(&series.suite));
+        }
         for skipped in &history.skipped {
             eprintln!(
                 "parity-diff: warning: a version left out: {}",
@@ -146,6 +151,14 @@ pub(crate) fn progress(
     }
     let shown = outside::text(&path.display().to_string()).into_owned();
     let before = read_existing(&path)?;
+    // `--suite` counts some suites: the file keeps the others as they are.
+    if let (false, Some(before)) = (config.suites.is_empty(), &before) {
+        for (suite, ops) in &before.suites {
+            if !config.suites.contains(suite) {
+                counted.suites.insert(suite.clone(), ops.clone());
+            }
+        }
+    }
     if flags.check {
         let Some(before) = before else {
             writeln!(

@@ -466,6 +466,22 @@ fn a_report_of_several_suites_splits_entries_from_rules_by_each_suite_s_ledger()
     assert_eq!(code, 0, "{stderr}");
     let written = read(root.join("parity-progress.json"));
     assert!(written.contains("    \"more\": {\n      \"total\": {\"cases\": 2, \"passing\": 1, \"acceptedEntries\": 0, \"acceptedRules\": 1, \"failing\": 0},"), "{written}");
+    // One suite counted: the file keeps the other's rows as they are,
+    // even when that suite has moved since.
+    std::fs::write(root.join("level.json"), LEVELS[3]).unwrap();
+    let (code, stdout, _) = pd(root, &["progress", "--suite", "more"]);
+    assert_eq!(
+        (code, stdout.as_str()),
+        (0, "parity-progress.json is up to date (not written)\n")
+    );
+    let (code, stdout, _) = pd(root, &["progress", "--suite", "math", "--check"]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(
+        stdout.contains("math add") || stdout.contains("math mul"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("more mul"), "{stdout}");
+    std::fs::write(root.join("level.json"), LEVELS[2]).unwrap();
     // From a directory below parity.toml, the file is still beside it.
     let (code, stdout, _) = pd(&root.join("more"), &["progress", "--check"]);
     assert_eq!(
