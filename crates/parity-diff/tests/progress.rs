@@ -292,6 +292,8 @@ fn the_history_reads_every_version_from_git_in_each_format() {
     let (code, human, stderr) = pd(root, &["progress", "--history"]);
     assert_eq!((code, stderr.as_str()), (0, ""));
     snapshot("progress-history-human", &human);
+    let (_, selected, _) = pd(root, &["progress", "--history", "--suite", "math"]);
+    assert_eq!(selected, human, "--suite keeps the suite's lines");
     let (code, markdown, _) = pd(root, &["progress", "--history", "--format", "markdown"]);
     assert_eq!(code, 0);
     snapshot("progress-history-markdown", &markdown);
