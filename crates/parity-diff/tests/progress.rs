@@ -1,7 +1,8 @@
 //! `parity-diff progress`: the progress file written from a run and from
 //! a JSON report, `--check`, and the history read back from git in every
 //! format, over a repository built here: a partial port (a few lines of
-//! python3) that implements more of its ops at each of four commits.
+//! sh printing what the test wrote) that implements more of its ops at
+//! each of four commits.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -10,32 +11,50 @@ use std::process::{Command, Output, Stdio};
 /// escape, quotes.
 const HOSTILE: &str = "<img src=x onerror=alert(1)></svg>\u{1b}[31m\"x";
 
-/// The port: each op right for the cases whose `x` is below its level in
-/// level.json, `not implemented` above.
-const PORT: &str = r#"import json, sys
-cases = json.load(sys.stdin)
-level = json.load(open("level.json"))
-def run(case):
-    op, x = case.get("op"), case.get("x", 0)
-    if x >= level.get(op if op in ("add", "mul") else "other", 0):
-        return {"threw": True, "message": "not implemented"}
-    if op == "add":
-        return {"value": 2 * x}
-    if op == "mul":
-        return {"value": x * x}
-    return {"value": "ok"}
-sys.stdout.write(json.dumps([run(c) for c in cases], separators=(",", ":")))
+/// The port: what the test wrote for this commit (every case right
+/// up to its op's level, `not implemented` past it), picked by the cases
+/// it is sent: a suite's whole file, or `accept --op`'s lone case.
+const PORT: &str = r#"input=$(cat)
+case "$input" in
+  *'"a0"'*) cat results.json ;;
+  *'"m3"'*) cat results-more.json ;;
+  *) cat results-h.json ;;
+esac
 "#;
 
 const LEDGER: &str = "rule op mul\n  match: threw \"not implemented\"\n  state: accepted\n  reason: not ported yet\n";
 
-/// The levels of the four commits.
-const LEVELS: [&str; 4] = [
-    r#"{"add":0,"mul":0,"other":0}"#,
-    r#"{"add":2,"mul":0,"other":0}"#,
-    r#"{"add":3,"mul":1,"other":0}"#,
-    r#"{"add":3,"mul":2,"other":1}"#,
-];
+/// How far the port is at each of the four commits: the cases of `add`,
+/// `mul` and the other op whose `x` is below these are right.
+const LEVELS: [[u64; 3]; 4] = [[0, 0, 0], [2, 0, 0], [3, 1, 0], [3, 2, 1]];
+
+const THREW: &str = r#"{"threw":true,"message":"not implemented"}"#;
+
+/// Writes what the port prints at `level`, for both suites' case files.
+fn set_level(root: &Path, level: [u64; 3]) {
+    let result = |op: usize, x: u64, value: String| {
+        if x < level[op] {
+            format!("{{\"value\":{value}}}")
+        } else {
+            THREW.to_owned()
+        }
+    };
+    let math = [
+        result(0, 0, "0".into()),
+        result(0, 1, "2".into()),
+        result(0, 2, "4".into()),
+        result(1, 0, "0".into()),
+        result(1, 1, "1".into()),
+        result(2, 0, "\"ok\"".into()),
+    ];
+    let more = [result(1, 0, "0".into()), result(1, 3, "9".into())];
+    std::fs::write(root.join("results.json"), format!("[{}]", math.join(","))).unwrap();
+    std::fs::write(
+        root.join("results-more.json"),
+        format!("[{}]", more.join(",")),
+    )
+    .unwrap();
+}
 
 fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_parity-diff")
@@ -93,7 +112,7 @@ fn project() -> tempfile::TempDir {
     };
     write(
         "parity.toml",
-        "progress = \"status/progress.json\"\n\n[suite.math]\noracle = \"python3 port.py\"\n",
+        "progress = \"status/progress.json\"\n\n[suite.math]\noracle = \"sh port.sh\"\n",
     );
     let hostile = serde_json::to_string(HOSTILE).unwrap();
     write(
@@ -108,9 +127,10 @@ fn project() -> tempfile::TempDir {
         "golden/math.json",
         "[\n{\"value\":0},\n{\"value\":2},\n{\"value\":4},\n{\"value\":0},\n{\"value\":1},\n{\"value\":\"ok\"}\n]\n",
     );
-    write("port.py", PORT);
+    write("port.sh", PORT);
     write("parity-ledger.txt", LEDGER);
-    write("level.json", LEVELS[0]);
+    write("results-h.json", &format!("[{THREW}]"));
+    set_level(root, LEVELS[0]);
     dir
 }
 
@@ -124,7 +144,7 @@ fn history_repo() -> tempfile::TempDir {
     let (code, _, stderr) = pd(root, &["accept", "--op", HOSTILE, "--reason", "later"]);
     assert_eq!(code, 0, "{stderr}");
     for (day, level) in LEVELS.iter().enumerate() {
-        std::fs::write(root.join("level.json"), level).unwrap();
+        set_level(root, *level);
         let (code, stdout, stderr) = pd(root, &["progress"]);
         assert_eq!(code, 0, "{stdout}{stderr}");
         git(root, &["add", "-A"], day);
@@ -186,7 +206,7 @@ fn progress_counts_each_op_and_check_names_the_ops_that_moved() {
         (0, "status/progress.json is up to date (not written)\n")
     );
 
-    std::fs::write(root.join("level.json"), LEVELS[2]).unwrap();
+    set_level(root, LEVELS[2]);
     let (code, stdout, stderr) = pd(root, &["progress", "--check"]);
     assert_eq!(code, 1, "{stderr}");
     snapshot("progress-check-moved", &stdout);
@@ -219,7 +239,7 @@ fn without_a_config_the_file_is_beside_where_it_runs_or_where_file_says() {
     let dir = project();
     let root = dir.path();
     std::fs::remove_file(root.join("parity.toml")).unwrap();
-    let (code, stdout, stderr) = pd(root, &["progress", "--oracle", "python3 port.py"]);
+    let (code, stdout, stderr) = pd(root, &["progress", "--oracle", "sh port.sh"]);
     assert_eq!(code, 0, "{stdout}{stderr}");
     let written = read(root.join("parity-progress.json"));
     assert!(written.contains("\"(no suite)\": {"), "{written}");
@@ -228,7 +248,7 @@ fn without_a_config_the_file_is_beside_where_it_runs_or_where_file_says() {
         &[
             "progress",
             "--oracle",
-            "python3 port.py",
+            "sh port.sh",
             "--file",
             "elsewhere.json",
         ],
@@ -264,7 +284,7 @@ fn bad_input_is_exit_2_with_a_clear_message() {
     // The config's path stays inside the project's root, as its others do.
     std::fs::write(
         root.join("parity.toml"),
-        "\nprogress = \"../elsewhere/progress.json\"\n[suite.math]\noracle = \"python3 port.py\"\n",
+        "\nprogress = \"../elsewhere/progress.json\"\n[suite.math]\noracle = \"sh port.sh\"\n",
     )
     .unwrap();
     let (code, _, stderr) = pd(root, &["progress"]);
@@ -364,11 +384,17 @@ mod chart {
             })
     }
 
+    /// Fails, saying what to install, when Chromium is not there.
+    fn require_chromium() {
+        assert!(
+            chromium().is_some(),
+            "needs Chromium (Debian: apt-get install chromium)"
+        );
+    }
+
     /// The page's DOM as Chromium built it.
     fn dump_dom(page: &Path) -> String {
-        let chromium = chromium().expect(
-            "needs Chromium (Debian: apt-get install chromium); run with --include-ignored only where it is",
-        );
+        let chromium = chromium().expect("required above");
         let profile = tempfile::tempdir().unwrap();
         let mut child = Command::new(&chromium)
             .args([
@@ -411,6 +437,7 @@ mod chart {
     #[test]
     #[ignore = "needs chromium"]
     fn the_chart_renders_in_chromium_and_hostile_names_stay_text() {
+        require_chromium();
         let dir = history_repo();
         let root = dir.path();
         let (code, html, _) = pd(root, &["progress", "--history", "--format", "html"]);
@@ -448,7 +475,7 @@ fn a_report_of_several_suites_splits_entries_from_rules_by_each_suite_s_ledger()
     };
     add(
         "parity.toml",
-        "[suite.math]\noracle = \"python3 port.py\"\n\n[suite.more]\ncases = \"more/cases\"\noracle = \"python3 port.py\"\n",
+        "[suite.math]\noracle = \"sh port.sh\"\n\n[suite.more]\ncases = \"more/cases\"\noracle = \"sh port.sh\"\n",
     );
     add(
         "more/cases/m.json",
@@ -456,7 +483,7 @@ fn a_report_of_several_suites_splits_entries_from_rules_by_each_suite_s_ledger()
     );
     add("more/golden/m.json", "[{\"value\":0},{\"value\":9}]");
     add("more/parity-ledger.txt", LEDGER);
-    std::fs::write(root.join("level.json"), LEVELS[2]).unwrap();
+    set_level(root, LEVELS[2]);
     let (code, _, stderr) = pd(
         root,
         &[
@@ -470,7 +497,7 @@ fn a_report_of_several_suites_splits_entries_from_rules_by_each_suite_s_ledger()
     assert!(written.contains("    \"more\": {\n      \"total\": {\"cases\": 2, \"passing\": 1, \"acceptedEntries\": 0, \"acceptedRules\": 1, \"failing\": 0},"), "{written}");
     // One suite counted: the file keeps the other's rows as they are,
     // even when that suite has moved since.
-    std::fs::write(root.join("level.json"), LEVELS[3]).unwrap();
+    set_level(root, LEVELS[3]);
     let (code, stdout, _) = pd(root, &["progress", "--suite", "more"]);
     assert_eq!(
         (code, stdout.as_str()),
@@ -483,7 +510,7 @@ fn a_report_of_several_suites_splits_entries_from_rules_by_each_suite_s_ledger()
         "{stdout}"
     );
     assert!(!stdout.contains("more mul"), "{stdout}");
-    std::fs::write(root.join("level.json"), LEVELS[2]).unwrap();
+    set_level(root, LEVELS[2]);
     // From a directory below parity.toml, the file is still beside it.
     let (code, stdout, _) = pd(&root.join("more"), &["progress", "--check"]);
     assert_eq!(
