@@ -145,6 +145,18 @@ pub(crate) enum Command {
         #[command(flatten)]
         flags: review::ReviewFlags,
     },
+    /// How far the port is, per suite and op: cases passing, accepted (by
+    /// entries, by rules) and failing, from a run (or a JSON report),
+    /// written to a small committed file (parity-progress.json, or
+    /// parity.toml's `progress`); --check compares instead, --history
+    /// reads the file's versions from git.
+    #[command(
+        override_usage = "parity-diff progress [--oracle <CMD> | --from-report <REPORT>] [--check] [OPTIONS]\n       parity-diff progress --history [--format human|markdown|html] [OPTIONS]"
+    )]
+    Progress {
+        #[command(flatten)]
+        flags: crate::progress_command::ProgressFlags,
+    },
     /// Merge the JSON reports of `run --shard K/N`, every K, into the
     /// report of one whole run (any format), with the checks only a
     /// whole run makes: orphaned goldens and ledger entries.

@@ -66,6 +66,11 @@ pub struct Config {
     pub dir: PathBuf,
     /// Its suites, in the file's order.
     pub suites: Vec<Suite>,
+    /// `progress`: the progress file (`parity-diff progress`; default
+    /// `parity-progress.json` in [`dir`](Self::dir)).
+    pub progress: Option<PathBuf>,
+    /// The line of `progress`, for errors.
+    pub progress_line: Option<usize>,
 }
 
 pub use crate::judge::framing::Framing;
@@ -190,12 +195,30 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, InputError> {
         _ => PathBuf::from("."),
     };
     let mut suites = Vec::new();
+    let (mut progress, mut progress_line) = (None, None);
     for (key, item) in document.as_table().iter() {
         let span = key_span(document.as_table(), key);
+        if key == "progress" {
+            let text = item
+                .as_value()
+                .and_then(Value::as_str)
+                .filter(|text| !text.is_empty())
+                .ok_or_else(|| {
+                    source.error(
+                        span.clone(),
+                        format!("progress: a path (a string), not {}", describe(item)),
+                    )
+                })?;
+            progress = Some(dir.join(text));
+            progress_line = span.map(|span| line_of(source.text, span.start));
+            continue;
+        }
         if key != "suite" {
             return Err(source.error(
                 span,
-                format!("unknown key {key:?} (a parity.toml holds [suite.NAME] tables only)"),
+                format!(
+                    "unknown key {key:?} (a parity.toml holds `progress` and [suite.NAME] tables only)"
+                ),
             ));
         }
         let Some(tables) = item.as_table_like() else {
@@ -216,6 +239,8 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, InputError> {
         path: path.to_path_buf(),
         dir,
         suites,
+        progress,
+        progress_line,
     })
 }
 

@@ -42,6 +42,9 @@
 //!   and findings promoted into the corpus ([`promote`](fuzz::promote)).
 //! - [`coverage`]: `parity-diff coverage` and `cmin`, how much of a Node
 //!   reference the corpus runs (docs/COVERAGE.md).
+//! - [`progress`]: `parity-diff progress`, per-op counts kept in a
+//!   committed file and read back over its history in git
+//!   (docs/PROGRESS.md).
 //!
 //! Across every stage: [`outside`]: text from case files, file names,
 //! ledgers and ports, made harmless for every output (no control
@@ -62,6 +65,7 @@ pub mod fuzz;
 pub mod judge;
 pub mod ledger;
 pub mod outside;
+pub mod progress;
 pub mod record;
 pub mod redact;
 pub mod report;

@@ -28,6 +28,7 @@ mod cli;
 mod did_you_mean;
 mod each_suite;
 mod flags;
+mod progress_command;
 mod project;
 mod review;
 mod root;
@@ -177,6 +178,9 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
             each_suite::accept(&project, &suites, &given, &accept, stdout)
         }
         Command::Review { flags: review } => review::review(review, flags, report, stdout),
+        Command::Progress { flags: progress } => {
+            progress_command::progress(progress, flags, report, stdout)
+        }
         Command::Merge { reports, extra } => {
             let args = MergeArgs {
                 reports,

@@ -308,6 +308,27 @@ impl Project {
         Ok(out)
     }
 
+    /// The progress file (`parity-diff progress`): `--file`, else the
+    /// config's `progress` (inside the project's root, as every path the
+    /// config gives), else `parity-progress.json` where the project works
+    /// (beside parity.toml).
+    pub fn progress_file(&self, given: Option<PathBuf>) -> Result<PathBuf, InputError> {
+        let progress = self
+            .config
+            .as_ref()
+            .and_then(|config| config.progress.as_ref());
+        let (path, from) = match (given, progress) {
+            (Some(path), _) => (self.given(path), Origin::Flag("--file")),
+            (None, Some(path)) => (self.configured(path), Origin::Key("progress")),
+            (None, None) => (
+                PathBuf::from(parity_diff::progress::FILE_NAME),
+                Origin::Default("progress"),
+            ),
+        };
+        self.place("the progress file", &path, from, None)?;
+        Ok(path)
+    }
+
     /// `path` resolved, with its origin in words; an error when the
     /// config gave it and it resolves outside the project's root.
     fn place(
@@ -349,7 +370,12 @@ impl Project {
         match from {
             Origin::Flag(flag) => flag.to_owned(),
             Origin::Key(key) => {
-                let line = suite.and_then(|suite| suite.lines.get(key));
+                let top = self.config.as_ref().and_then(|config| config.progress_line);
+                let line = match suite {
+                    Some(suite) => suite.lines.get(key).copied(),
+                    None if key == "progress" => top,
+                    None => None,
+                };
                 let at = line.map_or(String::new(), |line| format!(":{line}"));
                 format!("{file}{at}: {table}{key}")
             }
@@ -415,6 +441,8 @@ mod tests {
                 path: PathBuf::from(dir).join("parity.toml"),
                 dir: dir.into(),
                 suites: Vec::new(),
+                progress: None,
+                progress_line: None,
             }),
             dir: dir.into(),
             root: None,

@@ -44,6 +44,7 @@ mod merge_forged;
 mod numbers;
 mod outside_text;
 mod partial_port;
+mod progress;
 mod repeat;
 mod report_rows;
 mod reports;

@@ -10,6 +10,8 @@ fn parsed(text: &str) -> Result<Config, String> {
 fn every_key_is_read_and_paths_start_at_the_file_s_directory() {
     let config = parsed(
         r#"
+progress = "status/progress.json"
+
 [suite.main]
 cases = "corpus/cases"
 golden = "/abs/golden"
@@ -36,6 +38,7 @@ max-output = 1000
     )
     .unwrap();
     assert_eq!(config.dir, PathBuf::from("/p"));
+    assert_eq!(config.progress, Some("/p/status/progress.json".into()));
     let [suite, toy] = &config.suites[..] else {
         panic!("{config:?}")
     };
@@ -64,8 +67,9 @@ max-output = 1000
             lines: suite.lines.clone(),
         }
     );
-    assert_eq!(suite.lines.get("golden"), Some(&4));
-    assert_eq!(suite.lines.get("fuzz-out"), Some(&20));
+    assert_eq!(suite.lines.get("golden"), Some(&6));
+    assert_eq!(suite.lines.get("fuzz-out"), Some(&22));
+    assert_eq!(config.progress_line, Some(2));
     assert_eq!(toy.max_output, Some(1000));
     assert!(toy.errors().is_default());
     let errors = suite.errors();
@@ -123,6 +127,14 @@ fn a_value_of_the_wrong_type_names_its_line_key_and_type() {
         (
             "[suite.a]\nrepeat = 1001\n",
             "/p/parity.toml:2: suite.a.repeat: a whole number, 1 to 1000, not the integer 1001",
+        ),
+        (
+            "progress = 3\n",
+            "/p/parity.toml:1: progress: a path (a string), not the integer 3",
+        ),
+        (
+            "progress = \"\"\n",
+            "/p/parity.toml:1: progress: a path (a string), not the string \"\"",
         ),
         (
             "[suite.a]\ncases = 3\n",

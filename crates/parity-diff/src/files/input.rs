@@ -61,6 +61,12 @@ pub const TIMINGS: Bound = Bound {
     max: 64 * MIB,
 };
 
+/// A progress file (`parity-diff progress`): a few counts per op.
+pub const PROGRESS: Bound = Bound {
+    what: "a progress file",
+    max: 16 * MIB,
+};
+
 /// A coverage allowlist.
 pub const ALLOWLIST: Bound = Bound {
     what: "an allowlist",

@@ -377,7 +377,7 @@ pub fn op_key(record: &CaseRecord) -> &str {
 }
 
 /// The per-op key of a case of `op` (see [`op_key`]).
-fn key_of(op: Option<&str>, unknown_op: bool) -> &str {
+pub fn key_of(op: Option<&str>, unknown_op: bool) -> &str {
     match (unknown_op, op) {
         (true, _) => UNKNOWN_OP,
         (false, Some(op)) => op,
