@@ -19,7 +19,7 @@ use crate::exec::oracle::parse_size;
 /// The file's name.
 pub const FILE_NAME: &str = "parity.toml";
 
-/// A suite's keys, in the order the README's table lists them.
+/// A suite's keys, in the order the book's table lists them (docs/guide/parity-toml.md).
 pub const SUITE_KEYS: [&str; 14] = [
     "cases",
     "golden",
