@@ -66,11 +66,36 @@ fn copy_blocks(into: &Path, python: bool) -> usize {
         let text = std::fs::read_to_string(&source).unwrap();
         if let Some(blocks) = console_blocks(relative, &text, python) {
             let name = relative.display().to_string().replace('/', "__");
-            std::fs::write(into.join(name), blocks).unwrap();
+            let copy = into.join(name);
+            std::fs::write(&copy, blocks).unwrap();
+            if python {
+                sandbox(&copy);
+            }
             copied += 1;
         }
     }
     copied
+}
+
+/// Makes trycmd run `copy`'s blocks in a fresh copy of what they read:
+/// `copy.in/` holds the bundled corpus, parity.toml and examples/, and an
+/// empty `copy.out/` (nothing to compare afterwards) turns the sandbox on.
+fn sandbox(copy: &Path) {
+    let root = parity_support::root();
+    let base = copy.with_extension("in");
+    for part in ["cases", "golden", "examples", "parity.toml"] {
+        for entry in walkdir::WalkDir::new(root.join(part)) {
+            let entry = entry.unwrap();
+            let to = base.join(entry.path().strip_prefix(root).unwrap());
+            if entry.file_type().is_dir() {
+                std::fs::create_dir_all(&to).unwrap();
+            } else {
+                std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+                std::fs::copy(entry.path(), &to).unwrap();
+            }
+        }
+    }
+    std::fs::create_dir_all(copy.with_extension("out")).unwrap();
 }
 
 /// Runs the copied blocks with this build's binaries, from the root.
