@@ -1,42 +1,80 @@
 //! Every command example in the README and the book that shows its
 //! output runs, and prints what it shows: each ```console block (trycmd's
 //! syntax: `$ command`, an optional `? status` line, then the output,
-//! `...` for lines left out and `[..]` for part of one) is run from the
-//! repository's root, on the bundled corpus or a fixture, with the
-//! binaries of this build first on the PATH. A block whose info string
-//! says `needs-python3` runs a port written in Python: those run in the
-//! test ignored without python3.
+//! `...` for lines left out and `[..]` for part of one) runs with the
+//! binaries of this build first on the PATH, where its info string says:
+//!
+//! - `console`: from the repository's root, on the bundled corpus or a
+//!   fixture (tests/fixtures/book/), writing nothing;
+//! - `console,in-empty-dir`: in a fresh empty directory (a new project:
+//!   `parity-diff init`, `bless`, `run`);
+//! - `console,needs-python3`: in a fresh copy of the bundled corpus,
+//!   parity.toml and examples/ (a port written in Python, and a ledger
+//!   written), in the test ignored without python3.
 //!
 //! trycmd reads Markdown files itself, but takes a bare ``` fence for one
 //! of its own; the book's bare fences are plain text, so the console
-//! blocks are copied, each file's into a file of its own, and trycmd runs
-//! those. Its messages name the copy: the source and line of each block
-//! are in the copy, above it.
+//! blocks are copied, each file's of one kind into a file of its own, and
+//! trycmd runs those (a fresh directory is trycmd's sandbox: the copy's
+//! `.in` directory, copied afresh for each run). Its messages name the
+//! copy: the source and line of each block are in the copy, above it.
 
 use crate::parity_diff_support as parity_support;
 
 use std::path::{Path, PathBuf};
 
-/// One file's console blocks: its path, and the blocks as trycmd reads
-/// them, each preceded by a line naming where it is.
-fn console_blocks(path: &Path, text: &str, python: bool) -> Option<String> {
+/// Where a console block runs.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Kind {
+    Root,
+    EmptyDir,
+    Python,
+}
+
+impl Kind {
+    /// A block's kind, from its info string after `console`.
+    fn of(info: &str) -> Kind {
+        let attributes: Vec<&str> = info.split(',').collect();
+        if attributes.contains(&"needs-python3") {
+            Kind::Python
+        } else if attributes.contains(&"in-empty-dir") {
+            Kind::EmptyDir
+        } else {
+            Kind::Root
+        }
+    }
+
+    /// What the copies of this kind are called after their source.
+    fn suffix(self) -> &'static str {
+        match self {
+            Kind::Root => "",
+            Kind::EmptyDir => "__empty-dir",
+            Kind::Python => "__corpus-copy",
+        }
+    }
+}
+
+/// One file's console blocks of one kind, as trycmd reads them, each
+/// preceded by a line naming where it is; None when it has none.
+fn console_blocks(path: &Path, text: &str, kind: Kind) -> Option<String> {
     let mut out = String::new();
     let mut lines = text.lines().enumerate();
     let mut blocks = 0;
     while let Some((at, line)) = lines.next() {
-        let Some(info) = line.strip_prefix("```console") else {
+        // A block in a list item is indented as the item is: it is
+        // copied without that indent.
+        let indent = line.len() - line.trim_start_matches(' ').len();
+        let Some(info) = line[indent..].strip_prefix("```console") else {
             continue;
         };
-        if info
-            .split(',')
-            .any(|attribute| attribute == "needs-python3")
-            != python
-        {
+        if Kind::of(info) != kind {
             continue;
         }
         blocks += 1;
         out.push_str(&format!("{}:{}\n\n```console\n", path.display(), at + 1));
         for (_, line) in lines.by_ref() {
+            let spaces = line.len() - line.trim_start_matches(' ').len();
+            let line = &line[spaces.min(indent)..];
             out.push_str(line);
             out.push('\n');
             if line.starts_with("```") {
@@ -48,9 +86,9 @@ fn console_blocks(path: &Path, text: &str, python: bool) -> Option<String> {
     (blocks > 0).then_some(out)
 }
 
-/// The README's and the book's console blocks, copied into `into`: how
-/// many files have some.
-fn copy_blocks(into: &Path, python: bool) -> usize {
+/// The README's and the book's console blocks of `kinds`, copied into
+/// `into`: how many files were written.
+fn copy_blocks(into: &Path, kinds: &[Kind]) -> usize {
     let root = parity_support::root();
     let mut sources: Vec<PathBuf> = vec![root.join("README.md")];
     sources.extend(
@@ -64,12 +102,17 @@ fn copy_blocks(into: &Path, python: bool) -> usize {
     for source in sources {
         let relative = source.strip_prefix(root).unwrap();
         let text = std::fs::read_to_string(&source).unwrap();
-        if let Some(blocks) = console_blocks(relative, &text, python) {
-            let name = relative.display().to_string().replace('/', "__");
-            let copy = into.join(name);
+        for &kind in kinds {
+            let Some(blocks) = console_blocks(relative, &text, kind) else {
+                continue;
+            };
+            let stem = relative.with_extension("").display().to_string();
+            let copy = into.join(format!("{}{}.md", stem.replace('/', "__"), kind.suffix()));
             std::fs::write(&copy, blocks).unwrap();
-            if python {
-                sandbox(&copy);
+            match kind {
+                Kind::Root => {}
+                Kind::EmptyDir => sandbox(&copy, &[]),
+                Kind::Python => sandbox(&copy, &["cases", "golden", "examples", "parity.toml"]),
             }
             copied += 1;
         }
@@ -77,13 +120,14 @@ fn copy_blocks(into: &Path, python: bool) -> usize {
     copied
 }
 
-/// Makes trycmd run `copy`'s blocks in a fresh copy of what they read:
-/// `copy.in/` holds the bundled corpus, parity.toml and examples/, and an
-/// empty `copy.out/` (nothing to compare afterwards) turns the sandbox on.
-fn sandbox(copy: &Path) {
+/// Makes trycmd run `copy`'s blocks in a fresh directory holding copies
+/// of the repository's `parts`: `copy.in/` holds them, and an empty
+/// `copy.out/` (nothing to compare afterwards) turns the sandbox on.
+fn sandbox(copy: &Path, parts: &[&str]) {
     let root = parity_support::root();
     let base = copy.with_extension("in");
-    for part in ["cases", "golden", "examples", "parity.toml"] {
+    std::fs::create_dir_all(&base).unwrap();
+    for part in parts {
         for entry in walkdir::WalkDir::new(root.join(part)) {
             let entry = entry.unwrap();
             let to = base.join(entry.path().strip_prefix(root).unwrap());
@@ -98,11 +142,11 @@ fn sandbox(copy: &Path) {
     std::fs::create_dir_all(copy.with_extension("out")).unwrap();
 }
 
-/// Runs the copied blocks with this build's binaries, from the root.
-fn run_examples(python: bool) {
+/// Runs the copied blocks of `kinds` with this build's binaries.
+fn run_examples(kinds: &[Kind]) {
     let dir = tempfile::tempdir().unwrap();
-    let copied = copy_blocks(dir.path(), python);
-    assert!(copied > 0, "no console block found (python: {python})");
+    let copied = copy_blocks(dir.path(), kinds);
+    assert!(copied > 0, "no console block of {kinds:?} found");
     let bin = Path::new(env!("CARGO_BIN_EXE_worker-spawn-oracle"))
         .parent()
         .unwrap()
@@ -117,7 +161,9 @@ fn run_examples(python: bool) {
         .register_bin("worker-spawn-oracle", bin.join("worker-spawn-oracle"))
         .env("PATH", path.to_string_lossy())
         // What the tool reads from its surroundings, as a reader's shell
-        // has it: no GitHub Actions, no colour asked for or refused.
+        // has it: not CI (an empty CI is none), no GitHub Actions, no
+        // colour asked for or refused.
+        .env("CI", "")
         .env("GITHUB_ACTIONS", "")
         .env("GITHUB_STEP_SUMMARY", "")
         .env("NO_COLOR", "")
@@ -129,37 +175,47 @@ fn run_examples(python: bool) {
 
 #[test]
 fn the_examples_of_the_readme_and_the_book_print_what_they_show() {
-    // The examples run from the root, where trycmd's default working
-    // directory (the test's own) is.
+    // The root's examples run where trycmd's default working directory
+    // (the test's own) is.
     assert_eq!(
         std::env::current_dir().unwrap().canonicalize().unwrap(),
         parity_support::root().canonicalize().unwrap()
     );
-    run_examples(false);
+    run_examples(&[Kind::Root, Kind::EmptyDir]);
 }
 
 #[test]
 #[ignore = "needs python3"]
 fn the_examples_with_a_port_in_python_print_what_they_show() {
     parity_support::require_python3();
-    run_examples(true);
+    run_examples(&[Kind::Python]);
 }
 
 #[test]
-fn console_blocks_are_copied_with_where_they_are_and_nothing_else() {
-    let text = "intro\n```\nnot a command\n```\n```console\n$ parity-diff --version\nparity-diff [..]\n```\n```console,needs-python3\n$ python3 x.py\n```\n";
-    let copied = console_blocks(Path::new("a.md"), text, false).unwrap();
+fn console_blocks_are_copied_by_kind_with_where_they_are() {
+    let text = "intro\n```\nnot a command\n```\n```console\n$ parity-diff --version\nparity-diff [..]\n```\n```console,needs-python3\n$ python3 x.py\n```\n```console,in-empty-dir\n$ parity-diff init\n```\n";
+    let root = console_blocks(Path::new("a.md"), text, Kind::Root).unwrap();
     assert_eq!(
-        copied,
+        root,
         "a.md:5\n\n```console\n$ parity-diff --version\nparity-diff [..]\n```\n\n"
     );
-    let python = console_blocks(Path::new("a.md"), text, true).unwrap();
+    let python = console_blocks(Path::new("a.md"), text, Kind::Python).unwrap();
     assert!(
         python.starts_with("a.md:9\n\n```console\n$ python3 x.py\n"),
         "{python}"
     );
+    let empty = console_blocks(Path::new("a.md"), text, Kind::EmptyDir).unwrap();
+    assert!(
+        empty.starts_with("a.md:12\n\n```console\n$ parity-diff init\n"),
+        "{empty}"
+    );
     assert_eq!(
-        console_blocks(Path::new("b.md"), "no blocks\n", false),
+        console_blocks(Path::new("b.md"), "no blocks\n", Kind::Root),
         None
+    );
+    let item = "1. a step:\n\n   ```console\n   $ parity-diff run\n     indented output\n   ```\n";
+    assert_eq!(
+        console_blocks(Path::new("c.md"), item, Kind::Root).unwrap(),
+        "c.md:3\n\n```console\n$ parity-diff run\n  indented output\n```\n\n"
     );
 }
