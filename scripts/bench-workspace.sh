@@ -10,7 +10,7 @@
 # average before and after: the project's machine is shared, so say what
 # load the numbers were taken under.
 #
-# Issue 20's numbers (README, Performance): run on a clone of the commit
+# Issue 20's numbers (docs/maintainers/performance.md): run on a clone of the commit
 # before the workspace move and on one of the commit after, one after the
 # other in one session.
 #

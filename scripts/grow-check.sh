@@ -8,7 +8,7 @@
 #   scripts/grow-check.sh [COUNT]            (default: 20000)
 #
 # It is the test tests/grow_regain.rs (whose short version, 200 cases,
-# runs in the README's test command) with GROW_CHECK_COUNT=COUNT, built
+# runs in the full test command, docs/maintainers/building.md) with GROW_CHECK_COUNT=COUNT, built
 # in release mode; it prints the test's one line and fails when the test
 # does (less than 80% regained). REFERENCE_ORACLE defaults to the shared
 # reference beside the repository.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates docs/report.png, the README's picture of the HTML report:
+# Regenerates docs/report.png, the picture of the HTML report in the README and the book:
 # the example partial port (examples/partial_port.py, three ops of the
 # contract, one with a rounding bug) run over the bundled corpus, its
 # `--format html` page shot by headless Chromium at 1280x1600.

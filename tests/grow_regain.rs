@@ -7,8 +7,8 @@
 //!
 //! This is the short version: 200 generated cases, well inside a minute
 //! on 2 cores. `scripts/grow-check.sh` runs it with the budget
-//! of 20 000 (`GROW_CHECK_COUNT`) and prints the figure the README
-//! gives.
+//! of 20 000 (`GROW_CHECK_COUNT`) and prints the figure the book
+//! gives (docs/guide/coverage.md).
 
 use crate::support;
 

@@ -1,9 +1,9 @@
 //! The only ignored tests are those that need more than Rust and a POSIX
-//! shell (the reference oracle, node, python3, Chromium, bash, root with
-//! unshare), and each of them fails, saying what to install, rather than
-//! passing unrun when run without what it needs: a plain `cargo test`
-//! counts them as ignored, the README's command (`-- --include-ignored`)
-//! runs them.
+//! shell (the reference oracle, node, python3, Chromium, bash, tmux, root
+//! with unshare), and each of them fails, saying what to install, rather
+//! than passing unrun when run without what it needs: a plain `cargo test`
+//! (the README's command) counts them as ignored, the book's full command
+//! (`-- --include-ignored`, docs/maintainers/building.md) runs them.
 
 use crate::support;
 
@@ -25,6 +25,7 @@ const REASONS: &[(&str, &[&str])] = &[
         &["require_node()", "require_python3()"],
     ),
     ("#[ignore = \"needs bash\"]", &["require_bash()"]),
+    ("#[ignore = \"needs tmux\"]", &["require_tmux()"]),
     ("#[ignore = \"needs chromium\"]", &["require_chromium()"]),
     (
         "#[ignore = \"needs python3 and chromium\"]",

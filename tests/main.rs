@@ -13,6 +13,8 @@ mod parity_diff_support;
 mod support;
 
 mod bad_input;
+mod book;
+mod book_examples;
 mod corpus;
 mod corpus_lint;
 mod corpus_ops;

@@ -70,7 +70,8 @@ pub fn run_oracle(input: &[u8]) -> Output {
     run_with_stdin(&mut Command::new(oracle_binary()), input)
 }
 
-/// The README's test command, which runs the tests that need the
+/// The full test command (docs/maintainers/building.md), which runs the
+/// tests that need the
 /// reference or node (they are `#[ignore]`d otherwise).
 pub const FULL_TEST_COMMAND: &str = "REFERENCE_ORACLE=\"node ../shared/reference/worker-spawn-oracle.mjs\" cargo test --locked -- --include-ignored";
 

@@ -21,7 +21,7 @@ use crate::record::signature::{is_pointer, ErrorProtocol};
 /// The file's name.
 pub const FILE_NAME: &str = "parity.toml";
 
-/// A suite's keys, in the order the README's table lists them.
+/// A suite's keys, in the order the book's table lists them (docs/guide/parity-toml.md).
 pub const SUITE_KEYS: [&str; 18] = [
     "cases",
     "golden",

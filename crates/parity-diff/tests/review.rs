@@ -7,7 +7,9 @@
 //! passes. Without a terminal, or with `CI` set, review refuses (exit
 //! 2); with nothing to review it says so (exit 0).
 //!
-//! tmux is required, never skipped for: `.ci/run` installs it.
+//! Each test needs tmux and is ignored by a plain `cargo test`; with
+//! `--include-ignored` and without tmux it fails, saying so (`.ci/run`
+//! installs it).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -26,6 +28,18 @@ fn parity_diff() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_parity-diff"))
 }
 
+/// For a test marked `#[ignore = "needs tmux"]`: fails, saying so, unless
+/// tmux runs here (a plain `cargo test` lists these tests as ignored).
+fn require_tmux() {
+    let version = Command::new("tmux").arg("-V").output();
+    if !version.is_ok_and(|output| output.status.success()) {
+        panic!(
+            "tmux does not run here, and this test drives `parity-diff review` in a \
+             terminal through it: install it (`apt-get install tmux`; .ci/run does)"
+        );
+    }
+}
+
 /// A tmux server of the test's own (its socket in a temporary
 /// directory), running one command in a detached 80×24 session; killed
 /// when dropped.
@@ -38,13 +52,7 @@ impl Tmux {
     /// Starts `command` with `sh` in `dir`, `CI` unset; when it ends, the
     /// pane says `exited STATUS` and stays.
     fn start(dir: &Path, command: &str) -> Tmux {
-        let version = Command::new("tmux").arg("-V").output();
-        if !version.is_ok_and(|output| output.status.success()) {
-            panic!(
-                "tmux does not run here, and this test drives `parity-diff review` in a \
-                 terminal through it: install it (`apt-get install tmux`; .ci/run does)"
-            );
-        }
+        require_tmux();
         let own = tempfile::tempdir().unwrap();
         let tmux = Tmux {
             socket: own.path().join("socket"),
@@ -210,7 +218,9 @@ fn check_screen(name: &str, screen: &str) {
 }
 
 #[test]
+#[ignore = "needs tmux"]
 fn a_review_accepts_triages_and_prunes_in_a_terminal_and_the_run_then_passes() {
+    require_tmux();
     let corpus = corpus();
     let tmux = Tmux::start(corpus.path(), &review_line("--oracle cat"));
     // The keys are the last row painted: the screen is whole.
@@ -296,7 +306,9 @@ fn a_review_accepts_triages_and_prunes_in_a_terminal_and_the_run_then_passes() {
 }
 
 #[test]
+#[ignore = "needs tmux"]
 fn quitting_while_a_reason_is_typed_drops_that_decision_and_keeps_the_others() {
+    require_tmux();
     let corpus = corpus();
     let before = corpus.read("parity-ledger.txt");
     let tmux = Tmux::start(corpus.path(), &review_line("--oracle cat"));
@@ -320,7 +332,9 @@ fn quitting_while_a_reason_is_typed_drops_that_decision_and_keeps_the_others() {
 }
 
 #[test]
+#[ignore = "needs tmux"]
 fn a_report_is_reviewed_without_running_and_r_writes_the_op_s_rule() {
+    require_tmux();
     let corpus = Corpus::new();
     corpus
         .case(
@@ -356,7 +370,9 @@ fn a_report_is_reviewed_without_running_and_r_writes_the_op_s_rule() {
 }
 
 #[test]
+#[ignore = "needs tmux"]
 fn the_screen_is_coloured_as_color_says() {
+    require_tmux();
     let corpus = corpus();
     // capture-pane -e writes the screen's colours as escapes.
     let painted = |command: String| {
@@ -393,7 +409,9 @@ fn the_screen_is_coloured_as_color_says() {
 }
 
 #[test]
+#[ignore = "needs tmux"]
 fn nothing_to_review_says_so_and_exits_0() {
+    require_tmux();
     let corpus = Corpus::new();
     corpus
         .case("a.json", r#"[{"op":"sum","v":1}]"#)
@@ -454,7 +472,9 @@ fn review_refuses_without_a_terminal_in_ci_and_for_a_report_format() {
 /// terminal is itself again (canonical mode, the main screen), not left
 /// raw for the shell that started it.
 #[test]
+#[ignore = "needs tmux"]
 fn a_signal_during_a_review_leaves_the_terminal_as_it_was() {
+    require_tmux();
     let corpus = corpus();
     let line = format!(
         "{}; s=$?; stty -a | tr ' ;' '\\n\\n' | grep -x -- '-*icanon'; (exit $s)",

@@ -267,3 +267,30 @@ fn ci_empty_zero_or_false_is_not_ci_for_bless_and_accept() {
     assert_eq!(ran.status.code(), Some(0), "{ran:?}");
     assert!(dir.path().join("parity-ledger.txt").is_file());
 }
+
+#[test]
+fn ci_empty_is_not_ci_for_fuzz_s_findings_either() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("cases")).unwrap();
+    std::fs::write(dir.path().join("cases/a.json"), r#"[{"op":"x","v":1}]"#).unwrap();
+    let fuzz = |ci: &str| {
+        parity_diff(
+            dir.path(),
+            &[
+                "fuzz", "--left", "cat", "--right", "cat", "--seed", "1", "--count", "20",
+            ],
+            &[("CI", ci)],
+        )
+    };
+    let ran = fuzz("true");
+    assert_eq!(ran.status.code(), Some(2), "{ran:?}");
+    assert!(
+        text(&ran.stderr).contains("refusing to write fuzz's findings"),
+        "{}",
+        text(&ran.stderr)
+    );
+    for ci in ["", "0", "false"] {
+        let ran = fuzz(ci);
+        assert_eq!(ran.status.code(), Some(0), "CI={ci:?}: {ran:?}");
+    }
+}

@@ -4,7 +4,7 @@
 //!
 //! Times are never in a report: reports are the same bytes for every
 //! `--jobs` and every machine, and times are not. So they go to a file
-//! of their own (README, *Formats*):
+//! of their own (the book, docs/guide/formats.md):
 //!
 //! ```text
 //! {"version":1,"files":[{"file":"argv.json","cases":196,"microseconds":48213},…]}
