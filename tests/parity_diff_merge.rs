@@ -136,6 +136,6 @@ fn the_bundled_corpus_in_four_shards_merges_into_the_unsharded_run() {
     let junit = merge(root(), &paths, "junit");
     assert_eq!(junit.stdout.matches("<testcase ").count(), 1354);
     assert!(junit.stdout.contains(
-        "<testsuites name=\"parity-diff\" tests=\"1354\" failures=\"1269\" errors=\"0\">"
+        "<testsuites name=\"parity-diff\" tests=\"1354\" failures=\"1269\" errors=\"0\" skipped=\"0\">"
     ));
 }

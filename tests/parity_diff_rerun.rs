@@ -61,7 +61,7 @@ fn the_example_port_s_failures_rerun_over_the_bundled_corpus() {
     assert_eq!(
         again.stderr,
         // The repository's parity.toml names the corpus's suite.
-        format!("parity-diff: rerun: suite worker-spawn: 1269 cases selected from {path}\n")
+        format!("parity-diff: rerun: suite worker-spawn: 1269 cases selected from {path}; the report's cases taken: 1269 failed\n")
     );
     let rerun = parse(&again.stdout);
     let ids: BTreeSet<String> = rerun.cases().map(|case| case.id.to_string()).collect();
@@ -86,7 +86,7 @@ fn the_example_port_s_failures_rerun_over_the_bundled_corpus() {
     assert_eq!(
         by_op.stderr,
         format!(
-            "parity-diff: rerun: suite worker-spawn: {} selected from {path}\n",
+            "parity-diff: rerun: suite worker-spawn: {} selected from {path}; the report's cases taken: 1269 failed\n",
             match only.len() {
                 1 => "1 case".to_owned(),
                 n => format!("{n} cases"),
