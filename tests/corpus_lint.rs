@@ -59,7 +59,8 @@ fn every_case_file_passes_the_corpus_lint() {
 #[test]
 fn the_toy_clusters_corpus_passes_the_corpus_lint_with_its_suites_ops() {
     let dir = repo_root().join("tests/toy-cluster");
-    let config = parity_diff::config::load(&dir.join("parity.toml")).expect("its parity.toml");
+    let config =
+        parity_diff::corpus::config::load(&dir.join("parity.toml")).expect("its parity.toml");
     let suite = &config.suites[0];
     let ops = suite.ops.as_ref().expect("the toy suite names its ops");
     let ops: Vec<&str> = ops.iter().map(String::as_str).collect();

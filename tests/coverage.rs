@@ -12,7 +12,7 @@ use crate::parity_diff_support as parity_support;
 use std::path::Path;
 use std::time::Duration;
 
-use parity_diff::corpus::glob::Glob;
+use parity_diff::base::glob::Glob;
 use parity_diff::corpus::Corpus;
 use parity_diff::coverage::collect::run_batch;
 use parity_diff::coverage::measure::{measure, Selection};

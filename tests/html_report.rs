@@ -215,7 +215,7 @@ struct Report {
 /// A text as the page holds it: outside text in the report notation
 /// (`\u{1b}` for a control character, docs/REPORT.md).
 fn as_shown(text: &str) -> String {
-    parity_diff::outside::text(text).into_owned()
+    parity_diff::base::outside::text(text).into_owned()
 }
 
 impl Report {

@@ -33,6 +33,7 @@ mod ipc_corpus;
 mod ipc_matrix;
 mod ipc_process;
 mod large_strings;
+mod layering;
 mod no_contract;
 mod node_json_parity;
 mod parity_diff_bless;

@@ -110,7 +110,7 @@ fn baseline(a: &Path, b: &Path) {
 /// showing the differing values, then every quoted text masked.
 fn redact(count: usize) {
     use js_exact::{parse, TextMode, Value};
-    use parity_diff::redact::Secrets;
+    use parity_diff::base::redact::Secrets;
     let read = |text: &str| parse(text.as_bytes(), TextMode::LossyUtf8).expect("parse");
     let mut triples = Vec::with_capacity(count.min(1000));
     for n in 0..count.min(1000) {

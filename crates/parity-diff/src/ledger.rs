@@ -20,12 +20,13 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use super::error::InputError;
 use super::record::{EntryRef, EntryState};
+use crate::base::error::InputError;
 use crate::corpus::identity::{fnv1a, CaseId, CaseKey};
 use lock::LedgerLock;
 use rules::{PartialRule, Rule};
 
+pub mod entry_ref;
 pub mod lock;
 pub mod rules;
 
@@ -123,13 +124,13 @@ pub fn display_path(path: &str) -> &str {
 fn token(text: &str) -> String {
     let plain = !text.is_empty()
         && !text.starts_with(['"', '#'])
-        && text
-            .chars()
-            .all(|c| !c.is_whitespace() && !c.is_control() && !crate::outside::is_forbidden(c));
+        && text.chars().all(|c| {
+            !c.is_whitespace() && !c.is_control() && !crate::base::outside::is_forbidden(c)
+        });
     if plain {
         text.to_owned()
     } else {
-        crate::outside::json_string(text)
+        crate::base::outside::json_string(text)
     }
 }
 
@@ -356,8 +357,8 @@ impl Ledger {
 
     /// Reads the ledger at `path`.
     pub fn load(path: &Path) -> Result<Self, InputError> {
-        let bytes =
-            crate::files::input::read(path, crate::files::input::LEDGER).map_err(|error| {
+        let bytes = crate::base::files::input::read(path, crate::base::files::input::LEDGER)
+            .map_err(|error| {
                 InputError::new(format!(
                     "cannot read the ledger {}: {error}",
                     path.display()

@@ -52,20 +52,14 @@
 //! reports; [`files`]: the one way files are written; [`error`]: the
 //! input error every command reports as exit status 2; [`columns`]: how
 //! wide text is on a terminal, for what lines text up for people.
-
-pub mod columns;
+pub mod base;
 pub mod command;
-pub mod config;
 pub mod corpus;
 pub mod coverage;
-pub mod error;
 pub mod exec;
-pub mod files;
 pub mod fuzz;
 pub mod judge;
 pub mod ledger;
-pub mod outside;
 pub mod progress;
 pub mod record;
-pub mod redact;
 pub mod report;

@@ -4,42 +4,35 @@
 //! work is in the `parity_diff` library.
 
 use parity_diff::fuzz::runner::{Shrinking, DEFAULT_SHRINK_BUDGET};
-use parity_diff::record::signature::ErrorProtocol;
+use parity_diff::judge::signature::ErrorProtocol;
 use std::io;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser};
+use parity_diff::base::outside;
 use parity_diff::command::arrays::{compare_command, CompareArgs, InputError};
 use parity_diff::command::delta::{delta_command, DeltaArgs};
 use parity_diff::command::init::{init_command, InitArgs};
 use parity_diff::command::merge::{merge_command, MergeArgs};
 use parity_diff::command::report::{report_command, ReportArgs};
 use parity_diff::command::run::run_command;
-use parity_diff::config::Suite;
+use parity_diff::corpus::config::Suite;
 use parity_diff::corpus::timings::Timings;
 use parity_diff::coverage::command::{cmin_command, coverage_command, CminArgs, CoverageArgs};
 use parity_diff::exec::oracle;
 use parity_diff::fuzz::command::{fuzz_command, FuzzArgs};
-use parity_diff::outside;
 use parity_diff::report::{formats, ExtraReport};
 
 mod cli;
-mod did_you_mean;
-mod each_suite;
-mod flags;
-mod progress_command;
-mod project;
-mod review;
-mod root;
-mod settle;
 
+use cli::each_suite::{several_suites_print_text, Accept, Bless};
+use cli::flags::{given_side, VerdictFlags};
+use cli::project::{one_suite_only, GivenPlaces, Project};
+use cli::settle::{grow_corpus, lone_suite, promote_findings, Given, Growing};
+use cli::{did_you_mean, each_suite, progress_command, project, review};
 use cli::{Cli, Command};
-use each_suite::{several_suites_print_text, Accept, Bless};
-use flags::{given_side, VerdictFlags};
 use parity_diff::command::suites::{run_suites, SuiteRun};
-use project::{one_suite_only, GivenPlaces, Project};
-use settle::{grow_corpus, lone_suite, promote_findings, Given, Growing};
 
 fn main_inner(cli: Cli) -> anyhow::Result<u8> {
     let report = &cli.report;

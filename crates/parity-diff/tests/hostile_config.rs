@@ -14,7 +14,7 @@ use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use parity_diff::outside;
+use parity_diff::base::outside;
 
 const BIN: &str = env!("CARGO_BIN_EXE_parity-diff");
 

@@ -137,7 +137,7 @@ fn the_per_op_table_lines_up_in_terminal_columns() {
         .take(5)
         .collect();
     assert_eq!(table.len(), 5, "{}", ran.stdout);
-    let width = |line: &str| parity_diff::columns::width(line);
+    let width = |line: &str| parity_diff::base::columns::width(line);
     assert!(
         table.iter().all(|line| width(line) == width(table[0])),
         "{}",

@@ -14,14 +14,14 @@
 use std::collections::{BTreeMap, HashSet};
 use std::io::{self, Write};
 
+use crate::base::error::InputError;
 use crate::command::run::{run_corpus, RunArgs};
 use crate::corpus::identity::CaseId;
-use crate::error::InputError;
+use crate::judge::signature::mask_variable;
 use crate::judge::LedgerUse;
 use crate::ledger::lock::LedgerLock;
 use crate::ledger::rules::{Form, Match, Rule, RuleFinding};
 use crate::ledger::Entry;
-use crate::record::signature::mask_variable;
 use crate::record::{CaseRecord, CaseState, EntryState};
 use crate::report::formats::{self, Command, Renderer};
 use crate::report::render::Render;
@@ -323,8 +323,8 @@ fn collect<W: Write>(
     if let Some(((file, name), _)) = collector.wanted.iter().find(|(_, met)| !met) {
         return Err(InputError::new(format!(
             "--case {file}:{name}: no new or changed divergence of a case named {} in {}",
-            crate::outside::json_string(name),
-            crate::outside::text(file)
+            crate::base::outside::json_string(name),
+            crate::base::outside::text(file)
         )));
     }
     Ok(collector)

@@ -1,16 +1,16 @@
 //! `parity-diff compare`: one result array against one golden, case by
 //! case, and the input checks every command shares.
 
-use crate::record::signature::ErrorProtocol;
+use crate::judge::signature::ErrorProtocol;
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
+use crate::base::files::input;
 use crate::exec::file_run::judge_slot;
 use crate::exec::stream::cases::{CaseReader, CaseSource, Watch};
 use crate::exec::stream::gate::Gate;
 use crate::exec::stream::prefetch::Prefetched;
-use crate::files::input;
 use crate::judge::golden::{split_elements, NotAnArray};
 use crate::judge::pairing::{
     pair, HeldCases, Rule, Slot, Streamed, StreamedCases, StreamedResults,
@@ -19,7 +19,7 @@ use crate::judge::scan::{ElementReader, Mode, ReadError};
 use crate::judge::LedgerUse;
 use crate::report::{Consumer, FileInfo, ReportOptions, RunInfo, Sink, Totals};
 
-pub use crate::error::InputError;
+pub use crate::base::error::InputError;
 
 /// Reads a file, or standard input for `-`, saying which argument was
 /// wrong and how.

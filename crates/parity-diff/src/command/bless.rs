@@ -5,7 +5,7 @@
 //! printed), replaces the golden when it differs. Writes are atomic (a
 //! temporary file in the golden's own directory, renamed over it), keep
 //! the golden's permission bits, and never go through a symbolic link
-//! ([`files::write_atomic`](crate::files::write_atomic)). With
+//! ([`files::write_atomic`](crate::base::files::write_atomic)). With
 //! `--check` nothing is written and the exit status says whether
 //! anything would change. In CI (the `CI` variable set) writing is
 //! refused unless forced, so a pipeline cannot quietly bless its own
@@ -14,10 +14,11 @@
 use std::io::Write;
 use std::ops::ControlFlow;
 
+use crate::base::error::InputError;
+use crate::base::redact::Secrets;
 use crate::command::arrays;
 use crate::corpus::cases::CaseFile;
 use crate::corpus::{Corpus, Entry};
-use crate::error::InputError;
 use crate::exec::execute::{execute, Execution};
 use crate::exec::file_run;
 use crate::exec::oracle::{
@@ -27,7 +28,6 @@ use crate::exec::pool;
 use crate::exec::repeat;
 use crate::judge::golden::{format_golden, split_elements};
 use crate::record::build::label;
-use crate::redact::Secrets;
 use crate::report::formats::{self, Command, Renderer};
 use crate::report::render::Render;
 use crate::report::Format;
@@ -230,8 +230,10 @@ fn golden_with_kept(
             outcomes.len()
         )
     };
-    let old = match crate::files::input::read(&entry.golden_path, crate::files::input::CORPUS_FILE)
-    {
+    let old = match crate::base::files::input::read(
+        &entry.golden_path,
+        crate::base::files::input::CORPUS_FILE,
+    ) {
         Ok(old) => old,
         Err(_) => {
             return Err(not_written(
@@ -348,34 +350,37 @@ fn bless_noting(entry: &Entry, args: &BlessArgs, leaks: &LeakLog) -> Blessed {
         }
     };
     let cases_count = split_elements(&new).map_or(0, |elements| elements.len());
-    blessed.status =
-        match crate::files::input::read(&entry.golden_path, crate::files::input::CORPUS_FILE) {
-            Ok(old) if old == new => Status::Unchanged { cases: cases_count },
-            Ok(old) => {
-                let (changed, count) = changed_cases(&old, &new, &cases);
-                Status::Changed {
-                    changed,
-                    count,
-                    cases: cases_count,
-                }
+    blessed.status = match crate::base::files::input::read(
+        &entry.golden_path,
+        crate::base::files::input::CORPUS_FILE,
+    ) {
+        Ok(old) if old == new => Status::Unchanged { cases: cases_count },
+        Ok(old) => {
+            let (changed, count) = changed_cases(&old, &new, &cases);
+            Status::Changed {
+                changed,
+                count,
+                cases: cases_count,
             }
-            Err(failure) if failure.kind() == std::io::ErrorKind::NotFound => {
-                Status::Added { cases: cases_count }
-            }
-            Err(failure) => {
-                blessed.status = Status::Error {
-                    message: format!(
-                        "cannot read golden {}: {failure}",
-                        entry.golden_path.display()
-                    ),
-                    stderr: None,
-                };
-                return blessed;
-            }
-        };
+        }
+        Err(failure) if failure.kind() == std::io::ErrorKind::NotFound => {
+            Status::Added { cases: cases_count }
+        }
+        Err(failure) => {
+            blessed.status = Status::Error {
+                message: format!(
+                    "cannot read golden {}: {failure}",
+                    entry.golden_path.display()
+                ),
+                stderr: None,
+            };
+            return blessed;
+        }
+    };
     let writes = !matches!(blessed.status, Status::Unchanged { .. });
     if writes && !args.check {
-        if let Err(failure) = crate::files::write_atomic(&args.corpus.golden, &entry.relative, &new)
+        if let Err(failure) =
+            crate::base::files::write_atomic(&args.corpus.golden, &entry.relative, &new)
         {
             blessed.status = Status::Error {
                 message: format!("cannot write {}: {failure}", entry.golden_path.display()),
@@ -450,7 +455,7 @@ pub fn bless_command(
         }
         totals.failed_cases += blessed.failed.len();
         for text in leak_warnings(&blessed.leaks) {
-            let name = crate::outside::text(&entry.name);
+            let name = crate::base::outside::text(&entry.name);
             let _ = writeln!(std::io::stderr(), "parity-diff: warning: {name}: {text}");
         }
         // Ranges the reference failed on only together are errors too.

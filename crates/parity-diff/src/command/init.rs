@@ -12,9 +12,9 @@
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use crate::error::InputError;
-use crate::files;
-use crate::outside;
+use crate::base::error::InputError;
+use crate::base::files;
+use crate::base::outside;
 
 /// The language of the oracle skeleton.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -22,10 +22,10 @@ use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use crate::base::error::InputError;
+use crate::base::outside;
 use crate::corpus::identity::CaseId;
-use crate::error::InputError;
 use crate::ledger::rules::{whole_run_findings, RuleFinding};
-use crate::outside;
 use crate::record::{CaseRecord, VerdictKind};
 use crate::report::json::{FileHead, Item, ReportHead, ReportReader};
 use crate::report::{

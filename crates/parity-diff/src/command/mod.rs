@@ -12,6 +12,7 @@ pub mod delta;
 pub mod init;
 pub mod merge;
 pub mod report;
+pub mod rerun;
 pub mod review;
 pub mod run;
 pub mod suites;

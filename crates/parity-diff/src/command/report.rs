@@ -7,7 +7,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use crate::error::InputError;
+use crate::base::error::InputError;
 use crate::report::json::{Item, ReportHead, ReportReader};
 use crate::report::{Consumer, ExtraReport, Problem, ReportOptions, Reports, RunInfo, Totals};
 
@@ -33,7 +33,7 @@ fn command_of(head: &ReportHead, saved: &str) -> Result<&'static str, InputError
         other => Err(InputError::new(format!(
             "{saved} is a report of `{}`; parity-diff report renders the JSON reports of \
              run, merge, accept and compare",
-            crate::outside::text(other)
+            crate::base::outside::text(other)
         ))),
     }
 }

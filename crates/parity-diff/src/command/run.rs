@@ -10,27 +10,27 @@
 //! cases ([`plan`](mod@crate::corpus::plan)), sent the same way; orphaned goldens,
 //! ledger entries and rules are then left to `merge` (the shard's report
 //! lists the rules its cases did not decide, `shardRules`). `--rerun-failed` sends only
-//! the cases its report names ([`rerun`](crate::corpus::rerun)), and
+//! the cases its report names ([`rerun`](crate::command::rerun)), and
 //! looks again for the orphaned goldens it names; orphaned ledger entries
 //! and rules are a full run's to check. `--record-timings` writes each
 //! file's oracle time ([`timings`]) once the run
 //! is reported: never in the report, which is the same for every
 //! `--jobs`.
 
-use crate::record::signature::ErrorProtocol;
+use crate::judge::signature::ErrorProtocol;
 use std::cell::RefCell;
 use std::io::{self, Write};
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use crate::base::error::InputError;
 use crate::corpus::identity::path_text;
 use crate::corpus::plan::{Part, Plan, Planning};
 use crate::corpus::rerun::RerunFiles;
 use crate::corpus::timings::{self, FileTime, Timings};
 use crate::corpus::wanted::Wanted;
 use crate::corpus::{Corpus, Entry as FileEntry};
-use crate::error::InputError;
 use crate::exec::file_run::{self, FileRun};
 use crate::exec::known_crash::KnownCrashes;
 use crate::exec::oracle::{Leak, LeakLog, Oracle, OracleOptions};

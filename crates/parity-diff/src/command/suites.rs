@@ -8,8 +8,8 @@
 
 use std::io::Write;
 
+use crate::base::error::InputError;
 use crate::command::run::{self, RunArgs};
-use crate::error::InputError;
 use crate::judge::LedgerUse;
 use crate::report::{ReportOptions, RunInfo, Sink, Totals};
 

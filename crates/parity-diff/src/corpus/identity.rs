@@ -158,7 +158,7 @@ pub enum CaseKey {
     /// `\ud800`, [`outside::js_text`], so that names differing there
     /// stay distinct).
     ///
-    /// [`outside::js_text`]: crate::outside::js_text
+    /// [`outside::js_text`]: crate::base::outside::js_text
     Name(String),
     /// The [`short_hash`] of the case's raw bytes, for a case without a
     /// string `name`.
@@ -187,7 +187,7 @@ impl CaseId {
     /// The identity of a case read from `file`, given its raw bytes and
     /// its `name` member, when that is a string.
     pub fn named(file: &str, raw: &[u8], name: Option<&JsString>) -> Self {
-        let name = name.map(|name| crate::outside::js_text(name).into_owned());
+        let name = name.map(|name| crate::base::outside::js_text(name).into_owned());
         CaseId {
             file: file.to_owned(),
             key: match name {
@@ -201,10 +201,10 @@ impl CaseId {
     /// string (with the characters `JSON.stringify` leaves raw escaped,
     /// [`outside::json_string`]), or `#` and the hash.
     ///
-    /// [`outside::json_string`]: crate::outside::json_string
+    /// [`outside::json_string`]: crate::base::outside::json_string
     pub fn key_text(&self) -> String {
         match &self.key {
-            CaseKey::Name(name) => crate::outside::json_string(name),
+            CaseKey::Name(name) => crate::base::outside::json_string(name),
             CaseKey::Hash(hash) => format!("#{hash}"),
         }
     }
@@ -212,11 +212,11 @@ impl CaseId {
 
 impl CaseId {
     /// [`Display`](fmt::Display)'s text with a long name cut
-    /// ([`outside::name`](crate::outside::name)): for a report's names,
+    /// ([`outside::name`](crate::base::outside::name)): for a report's names,
     /// not for identities read back. Still outside text (the file).
     pub fn shown(&self) -> String {
         match &self.key {
-            CaseKey::Name(name) => format!("{} {}", self.file, crate::outside::name(name)),
+            CaseKey::Name(name) => format!("{} {}", self.file, crate::base::outside::name(name)),
             CaseKey::Hash(_) => self.to_string(),
         }
     }

@@ -11,7 +11,7 @@
 //!
 //! Symbolic links are followed when listing and reading: a linked
 //! directory of cases is part of the corpus. Writes never follow one
-//! ([`files`](crate::files)).
+//! ([`files`](crate::base::files)).
 //!
 //! An entry that cannot be listed (a dangling symbolic link, a link that
 //! loops) is listed anyway, with what is wrong with it: it is that file's
@@ -29,9 +29,10 @@
 
 pub mod balance;
 pub mod cases;
-pub mod glob;
+pub mod config;
 pub mod head;
 pub mod identity;
+pub mod info;
 pub mod lint;
 pub mod op_runs;
 pub mod plan;
@@ -44,9 +45,9 @@ use std::str::FromStr;
 
 use walkdir::WalkDir;
 
-use crate::corpus::glob::Glob;
+use crate::base::error::InputError;
+use crate::base::glob::Glob;
 use crate::corpus::identity::relative_name;
-use crate::error::InputError;
 
 /// `--shard K/N`: the K-th of N shards, K counted from 1.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -195,7 +196,7 @@ fn json_files(what: &str, dir: &Path) -> Result<Vec<Listed>, InputError> {
         let broken = entry
             .metadata()
             .ok()
-            .and_then(|metadata| crate::files::input::not_regular(&metadata))
+            .and_then(|metadata| crate::base::files::input::not_regular(&metadata))
             .map(|kind| format!("{} is {kind}, not a regular file", entry.path().display()));
         found.push((relative_name(&relative), relative, broken));
     }

@@ -19,17 +19,17 @@ use std::collections::{BTreeSet, HashSet};
 use std::ops::Range;
 use std::sync::Arc;
 
+use crate::base::error::InputError;
 use crate::corpus::balance::Split;
 use crate::corpus::cases::{op_of, CaseFile, CaseItem};
 use crate::corpus::identity::{fnv1a, CaseId, CaseKey, HashingReader};
+use crate::corpus::info::{CorpusInfo, ShardInfo};
 use crate::corpus::op_runs::OpRuns;
 use crate::corpus::rerun::{FileRerun, RerunCount};
 use crate::corpus::timings::Timings;
 use crate::corpus::wanted::{FileWanted, Wanted};
 use crate::corpus::{Corpus, Entry as FileEntry};
-use crate::error::InputError;
 use crate::judge::scan::{ElementReader, Lines, Mode, ReadError};
-use crate::report::{CorpusInfo, ShardInfo};
 use js_exact::{self as js, TextMode};
 
 /// What a run does with one file of the listing.
@@ -157,7 +157,8 @@ fn count_cases(
     if entry.broken.is_some() {
         return counted;
     }
-    let Ok(file) = crate::files::input::open(&entry.case_path, crate::files::input::CORPUS_FILE)
+    let Ok(file) =
+        crate::base::files::input::open(&entry.case_path, crate::base::files::input::CORPUS_FILE)
     else {
         return counted;
     };
@@ -225,7 +226,7 @@ fn count_cases(
 fn hash_of(path: &std::path::Path, broken: Option<&String>) -> Option<u64> {
     match broken {
         Some(_) => None,
-        None => crate::files::input::open(path, crate::files::input::CORPUS_FILE)
+        None => crate::base::files::input::open(path, crate::base::files::input::CORPUS_FILE)
             .ok()
             .and_then(|file| HashingReader::new(file).finish().ok()),
     }

@@ -332,7 +332,7 @@ fn a_rerun_takes_the_cases_its_report_names_and_counts_what_is_gone() {
 
     // --filter leaves files out: what it leaves out is not gone.
     let mut filtered = corpus(dir.path(), None);
-    filtered.filter = Some(crate::corpus::glob::Glob::new("a.json").unwrap());
+    filtered.filter = Some(crate::base::glob::Glob::new("a.json").unwrap());
     let files = filtered.case_files().unwrap();
     let wanted = Wanted {
         ops: &[],

@@ -21,8 +21,8 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Duration;
 
+use crate::base::error::InputError;
 use crate::corpus::identity::fnv1a;
-use crate::error::InputError;
 use js_exact::{self as js, Object, TextMode, Value};
 
 /// The format version this parity-diff writes and reads.
@@ -70,7 +70,7 @@ pub fn to_bytes(times: &[FileTime]) -> Vec<u8> {
 }
 
 /// Writes the timings file at `path` atomically (never through a
-/// symbolic link: [`files::write_atomic`](crate::files::write_atomic)).
+/// symbolic link: [`files::write_atomic`](crate::base::files::write_atomic)).
 pub fn write(path: &Path, times: &[FileTime]) -> Result<(), InputError> {
     let cannot = |error: std::io::Error| {
         InputError::new(format!(
@@ -78,8 +78,8 @@ pub fn write(path: &Path, times: &[FileTime]) -> Result<(), InputError> {
             path.display()
         ))
     };
-    let (dir, name) = crate::files::split(path).map_err(cannot)?;
-    crate::files::write_atomic(dir, Path::new(name), &to_bytes(times)).map_err(cannot)
+    let (dir, name) = crate::base::files::split(path).map_err(cannot)?;
+    crate::base::files::write_atomic(dir, Path::new(name), &to_bytes(times)).map_err(cannot)
 }
 
 /// A whole number from 0 to 2^53, as JSON can hold it exactly.
@@ -93,8 +93,8 @@ impl Timings {
     /// Reads the timings file at `path`, named `name` in messages (the
     /// path as given), adding it to what was read.
     pub fn read(&mut self, path: &Path, name: &str) -> Result<(), InputError> {
-        let bytes =
-            crate::files::input::read(path, crate::files::input::TIMINGS).map_err(|error| {
+        let bytes = crate::base::files::input::read(path, crate::base::files::input::TIMINGS)
+            .map_err(|error| {
                 InputError::new(format!("--timings {name}: cannot read it: {error}"))
             })?;
         self.add(&bytes, name)
@@ -143,7 +143,7 @@ impl Timings {
             if !seen.insert(file_name.clone()) {
                 return Err(malformed(&format!(
                     "{} comes twice",
-                    crate::outside::json_string(&file_name)
+                    crate::base::outside::json_string(&file_name)
                 )));
             }
             read.push((file_name, cases, micros));

@@ -18,8 +18,8 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::base::error::InputError;
 use crate::corpus::identity::short_hash;
-use crate::error::InputError;
 
 /// The allowlist's file name, beside the cases directory unless
 /// `--allowlist` names one.
@@ -174,8 +174,8 @@ impl Allowlist {
 
     /// Reads the allowlist at `path`.
     pub fn load(path: &Path) -> Result<Allowlist, InputError> {
-        let bytes =
-            crate::files::input::read(path, crate::files::input::ALLOWLIST).map_err(|error| {
+        let bytes = crate::base::files::input::read(path, crate::base::files::input::ALLOWLIST)
+            .map_err(|error| {
                 InputError::new(format!(
                     "cannot read the allowlist {}: {error}",
                     path.display()

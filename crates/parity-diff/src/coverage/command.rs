@@ -11,7 +11,7 @@ use super::analysis::Analysis;
 use super::cmin::cover;
 use super::measure::{measure, Selection};
 use super::report;
-use crate::error::InputError;
+use crate::base::error::InputError;
 use crate::report::formats::{not_mine, Command, Renderer};
 use crate::report::Format;
 

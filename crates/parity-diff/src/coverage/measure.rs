@@ -17,9 +17,9 @@ use super::reach::RunSet;
 use super::source::{display_name, path_of_url, Source};
 use super::sourcemap::SourceMap;
 use super::spans;
+use crate::base::error::InputError;
 use crate::corpus::cases::CaseFile;
 use crate::corpus::Corpus;
-use crate::error::InputError;
 use crate::exec::oracle::OracleOptions;
 use crate::exec::pool;
 
@@ -66,17 +66,19 @@ fn read_cases(
             errors.push(broken.clone());
             continue;
         }
-        let bytes =
-            match crate::files::input::read(&entry.case_path, crate::files::input::CORPUS_FILE) {
-                Ok(bytes) => bytes,
-                Err(error) => {
-                    errors.push(format!(
-                        "cannot read {}: {error}",
-                        entry.case_path.display()
-                    ));
-                    continue;
-                }
-            };
+        let bytes = match crate::base::files::input::read(
+            &entry.case_path,
+            crate::base::files::input::CORPUS_FILE,
+        ) {
+            Ok(bytes) => bytes,
+            Err(error) => {
+                errors.push(format!(
+                    "cannot read {}: {error}",
+                    entry.case_path.display()
+                ));
+                continue;
+            }
+        };
         let file = CaseFile::read(&entry.name, bytes);
         if !file.is_array {
             errors.push(format!("{}: not a JSON array of cases", entry.name));

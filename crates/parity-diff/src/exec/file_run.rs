@@ -14,6 +14,7 @@ use std::borrow::Cow;
 use std::io;
 use std::ops::Range;
 
+use crate::base::redact::Secrets;
 use crate::command::arrays;
 use crate::corpus::cases::{Case, CaseFile};
 use crate::corpus::identity::path_text;
@@ -33,7 +34,6 @@ use crate::ledger::rules::decide_framing;
 use crate::ledger::Ledger;
 use crate::record::{build, unstable};
 use crate::record::{CaseRecord, CaseState, VerdictKind};
-use crate::redact::Secrets;
 use crate::report::{Consumer, Problem};
 
 /// How much of the oracle's stderr a case's record keeps: its end.

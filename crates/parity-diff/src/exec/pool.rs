@@ -20,10 +20,10 @@ use std::sync::{mpsc, Mutex};
 use std::thread;
 
 /// The default `--jobs`: the number of cores this process may use, at
-/// most `--jobs`' own bound ([`MAX_JOBS`](crate::config::MAX_JOBS)).
+/// most `--jobs`' own bound ([`MAX_JOBS`](crate::corpus::config::MAX_JOBS)).
 pub fn default_jobs() -> usize {
     let cores = thread::available_parallelism().map_or(1, NonZeroUsize::get);
-    cores.min(crate::config::MAX_JOBS as usize)
+    cores.min(crate::corpus::config::MAX_JOBS as usize)
 }
 
 /// Runs `work` on every item, on up to `jobs` threads, and hands each

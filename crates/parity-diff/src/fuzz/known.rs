@@ -10,9 +10,9 @@ use crate::corpus::identity::{CaseId, CaseKey};
 use crate::exec::file_run::failure_verdict;
 use crate::exec::oracle::FailureKind;
 use crate::judge::compare::compare_elements;
+use crate::judge::signature::DEFAULT_ERRORS;
 use crate::ledger::rules::{Form, Match};
 use crate::ledger::Ledger;
-use crate::record::signature::DEFAULT_ERRORS;
 use crate::record::weigh::{form_of, paths_of, weigh, Case};
 use crate::record::{CaseState, VerdictKind};
 

@@ -22,8 +22,8 @@ use std::path::Path;
 use super::rng::Rng;
 use super::source::CaseSource;
 use super::tree::{Escapes, Node};
+use crate::base::error::InputError;
 use crate::corpus::Corpus;
-use crate::error::InputError;
 use crate::judge::golden::split_elements;
 use js_exact::JsString;
 
@@ -122,15 +122,16 @@ impl Seeds {
         };
         let mut seeds = Seeds::default();
         for entry in corpus.case_files()? {
-            let bytes =
-                match crate::files::input::read(&entry.case_path, crate::files::input::CORPUS_FILE)
-                {
-                    Ok(bytes) => bytes,
-                    Err(error) => {
-                        seeds.unread.push(format!("{}: {error}", entry.name));
-                        continue;
-                    }
-                };
+            let bytes = match crate::base::files::input::read(
+                &entry.case_path,
+                crate::base::files::input::CORPUS_FILE,
+            ) {
+                Ok(bytes) => bytes,
+                Err(error) => {
+                    seeds.unread.push(format!("{}: {error}", entry.name));
+                    continue;
+                }
+            };
             let cases = match split_elements(&bytes) {
                 Ok(cases) => cases,
                 Err(error) => {

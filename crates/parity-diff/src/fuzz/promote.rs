@@ -10,8 +10,8 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
-use crate::error::InputError;
-use crate::files;
+use crate::base::error::InputError;
+use crate::base::files;
 
 /// Where promoted findings go, under the cases directory (and their
 /// goldens, under the goldens directory).
@@ -70,25 +70,26 @@ fn planned<'a>(
     relative: PathBuf,
     what: &str,
 ) -> Result<Move<'a>, InputError> {
-    let bytes = crate::files::input::read(&source, crate::files::input::CORPUS_FILE)
+    let bytes = crate::base::files::input::read(&source, crate::base::files::input::CORPUS_FILE)
         .map_err(|error| InputError::new(format!("cannot read {}: {error}", source.display())))?;
     let target = root.join(&relative);
-    let present = match crate::files::input::read(&target, crate::files::input::CORPUS_FILE) {
-        Ok(there) if there == bytes => true,
-        Ok(_) => {
-            return Err(InputError::new(format!(
-                "{} is in {what} already, with other bytes: nothing promoted",
-                target.display()
-            )))
-        }
-        Err(error) if error.kind() == io::ErrorKind::NotFound => false,
-        Err(error) => {
-            return Err(InputError::new(format!(
-                "cannot read {}: {error}",
-                target.display()
-            )))
-        }
-    };
+    let present =
+        match crate::base::files::input::read(&target, crate::base::files::input::CORPUS_FILE) {
+            Ok(there) if there == bytes => true,
+            Ok(_) => {
+                return Err(InputError::new(format!(
+                    "{} is in {what} already, with other bytes: nothing promoted",
+                    target.display()
+                )))
+            }
+            Err(error) if error.kind() == io::ErrorKind::NotFound => false,
+            Err(error) => {
+                return Err(InputError::new(format!(
+                    "cannot read {}: {error}",
+                    target.display()
+                )))
+            }
+        };
     Ok(Move {
         source,
         root,

@@ -15,8 +15,8 @@
 use std::path::{Path, PathBuf};
 
 use super::tree::Node;
+use crate::base::files;
 use crate::corpus::identity::short_hash;
-use crate::files;
 use js_exact::{parse, to_json, JsString, Object, TextMode, Value};
 
 /// What became of a regression file.

@@ -11,8 +11,8 @@ use super::outcome::Outcome;
 use super::regression::{FileStatus, RegressionFile};
 use super::runner::{DivergenceGroup, FuzzReport};
 use super::tree::Node;
+use crate::base::outside;
 use crate::exec::oracle::{FailureKind, OracleFailure};
-use crate::outside;
 use crate::report::render::{write_json, Render, Report};
 use js_exact::{JsString, Object, Value};
 

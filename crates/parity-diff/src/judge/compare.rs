@@ -10,7 +10,7 @@
 use crate::judge::explain::{self, Explanation};
 use crate::judge::numbers::{self, Numbers, Written};
 use crate::judge::pointer::{Places, Step, ROOT};
-use crate::record::signature::{ErrorProtocol, DEFAULT_ERRORS};
+use crate::judge::signature::{ErrorProtocol, DEFAULT_ERRORS};
 use js_exact::{self as js, JsString, TextMode, Value};
 
 /// How many differing paths a report keeps; the rest are counted.

@@ -23,16 +23,18 @@ pub mod pairing;
 pub mod pointer;
 pub mod raw;
 pub mod scan;
+pub mod signature;
 pub mod syntax;
 pub mod textdiff;
+pub mod verdict;
 
 use std::collections::HashSet;
 use std::io;
 use std::path::{Path, PathBuf};
 
+use crate::base::error::InputError;
 use crate::corpus::cases::{Case, CaseFile};
 use crate::corpus::identity::{position_id, CaseId};
-use crate::error::InputError;
 use crate::judge::compare::{compare_elements_as, Comparison, Judging, Verdict};
 use crate::ledger::rules::{RuleFinding, RuleProblem};
 use crate::ledger::{Entry, Ledger};

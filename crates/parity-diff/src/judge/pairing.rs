@@ -11,8 +11,8 @@
 
 use std::io::{self, Read, Write};
 
+use crate::base::error::InputError;
 use crate::corpus::cases::{Case, CaseFile};
-use crate::error::InputError;
 use crate::exec::oracle::{results, OracleFailure};
 use crate::exec::stream::cases::CaseSource;
 use crate::judge::scan::{ElementReader, ReadError};

@@ -21,8 +21,8 @@ use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::error::InputError;
-use crate::files::{self, Dir};
+use crate::base::error::InputError;
+use crate::base::files::{self, Dir};
 
 /// How long a writer waits for another to finish.
 pub const WAIT: Duration = Duration::from_secs(30);

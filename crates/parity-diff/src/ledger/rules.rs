@@ -16,8 +16,9 @@
 use std::collections::BTreeMap;
 
 use super::{read_token, token};
-use crate::corpus::glob::Glob;
-use crate::record::{EntryRef, EntryState, VerdictKind};
+use crate::base::glob::Glob;
+use crate::judge::verdict::VerdictKind;
+use crate::ledger::entry_ref::{EntryRef, EntryState};
 
 /// Which ops a rule covers.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -69,7 +70,7 @@ impl Match {
         match self {
             Match::Threw(message) => {
                 // A port's message: outside text, escaped as names are.
-                format!("threw {}", crate::outside::json_string(message))
+                format!("threw {}", crate::base::outside::json_string(message))
             }
             Match::ThrewAny => "threw".into(),
             Match::ThrewLike(glob) => {
@@ -401,7 +402,7 @@ pub struct RuleFinding {
 
 impl RuleFinding {
     /// One line for people (outside text: write it through
-    /// [`outside`](crate::outside)).
+    /// [`outside`](crate::base::outside)).
     pub fn describe(&self) -> String {
         format!(
             "{}: {}; remove it with `parity-diff accept --prune`",

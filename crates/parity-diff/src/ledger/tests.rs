@@ -228,7 +228,7 @@ fn file_names_follow_the_case_names_escaping_rule() {
             r#"case g "n""#,
         ]
     );
-    assert_eq!(crate::outside::violation(&text, false), None);
+    assert_eq!(crate::base::outside::violation(&text, false), None);
     assert_eq!(Ledger::parse(&text).unwrap(), ledger);
 }
 
@@ -263,7 +263,7 @@ fn saving_keeps_the_files_permissions() {
     let lock = LedgerLock::acquire(&path).unwrap();
     Ledger::default().save(&lock).unwrap();
     let mode = fs::metadata(&path).unwrap().permissions().mode() & 0o777;
-    assert_eq!(mode, 0o666 & !crate::files::umask());
+    assert_eq!(mode, 0o666 & !crate::base::files::umask());
     fs::set_permissions(&path, fs::Permissions::from_mode(0o640)).unwrap();
     Ledger::default().save(&lock).unwrap();
     drop(lock);

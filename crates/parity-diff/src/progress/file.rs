@@ -23,8 +23,8 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use super::{Counts, Progress};
-use crate::error::InputError;
-use crate::outside;
+use crate::base::error::InputError;
+use crate::base::outside;
 
 /// The format's version.
 pub const VERSION: u64 = 1;
@@ -32,7 +32,7 @@ pub const VERSION: u64 = 1;
 /// The most a version of the file may hold (on disk or in git): far
 /// more than any port's ops need, and it keeps a hostile history from
 /// filling memory.
-pub const MAX_BYTES: u64 = crate::files::input::PROGRESS.max;
+pub const MAX_BYTES: u64 = crate::base::files::input::PROGRESS.max;
 
 fn counts_json(counts: &Counts) -> String {
     let fields: Vec<String> = counts

@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 
 use super::{file, Progress};
-use crate::error::InputError;
+use crate::base::error::InputError;
 
 /// `git rev-parse HEAD` in `dir`: `None` when git is missing, `dir` is
 /// in no repository, or it has no commit yet.

@@ -7,8 +7,8 @@ use std::fmt::Write as _;
 
 use super::git::Version;
 use super::Counts;
-use crate::columns;
-use crate::outside;
+use crate::base::columns;
+use crate::base::outside;
 use crate::report::markdown::text::cell;
 
 /// What one line of the history follows.

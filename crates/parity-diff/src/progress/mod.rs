@@ -110,8 +110,8 @@ impl Moved {
     pub fn describe(&self) -> String {
         let name = format!(
             "{} {}",
-            crate::outside::text(&self.suite),
-            crate::outside::text(&self.op)
+            crate::base::outside::text(&self.suite),
+            crate::base::outside::text(&self.op)
         );
         match (&self.before, &self.after) {
             (None, Some(after)) => format!("{name}: new ({})", summary(after)),

@@ -14,8 +14,8 @@ use std::io;
 use std::path::Path;
 
 use super::{Counts, Progress, NO_SUITE};
+use crate::base::error::InputError;
 use crate::corpus::identity::CaseId;
-use crate::error::InputError;
 use crate::ledger::rules::RuleFinding;
 use crate::ledger::Entry;
 use crate::record::{CaseRecord, CaseState};

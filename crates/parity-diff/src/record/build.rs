@@ -5,19 +5,19 @@
 
 use std::cell::OnceCell;
 
-use super::signature::{
-    cut_chars, mask_variable, pointer_shape, shape, ErrorProtocol, Signature, MESSAGE_CHARS,
-};
 use super::weigh;
 use super::{CaseRecord, CaseState, PathRecord, ReasonRecord, VerdictKind};
+use crate::base::redact::Secrets;
 use crate::corpus::identity::{fingerprint, CaseId, CaseKey};
 use crate::judge::compare::{Comparison, Verdict};
 use crate::judge::explain::ByteReason;
 use crate::judge::numbers::spelled_element;
 use crate::judge::pointer;
+use crate::judge::signature::{
+    cut_chars, mask_variable, pointer_shape, shape, ErrorProtocol, Signature, MESSAGE_CHARS,
+};
 use crate::ledger::rules::Form;
 use crate::ledger::Ledger;
-use crate::redact::Secrets;
 use js_exact::{self as js, JsString, TextMode, Value};
 
 /// How many characters of a case's input a record keeps.
@@ -53,16 +53,16 @@ pub struct Compared<'a> {
 }
 
 /// `#index op "name"`: `#3 sum "sum: no values"`, a long name cut
-/// ([`outside::name`](crate::outside::name)).
+/// ([`outside::name`](crate::base::outside::name)).
 pub fn label(index: usize, op: Option<&str>, id: &CaseId) -> String {
     let mut out = format!("#{index}");
     if let Some(op) = op {
         out.push(' ');
-        out.push_str(&super::signature::op_display(Some(op)));
+        out.push_str(&crate::judge::signature::op_display(Some(op)));
     }
     if let CaseKey::Name(name) = &id.key {
         out.push(' ');
-        out.push_str(&crate::outside::name(name));
+        out.push_str(&crate::base::outside::name(name));
     }
     out
 }
@@ -147,7 +147,7 @@ impl<'c> Explainer<'c> {
 
     /// A pointer as reports may show it: the secrets in its keys masked.
     fn pointer(&self, pointer: &JsString) -> JsString {
-        if crate::redact::has_keys(pointer) {
+        if crate::base::redact::has_keys(pointer) {
             self.secrets().mask_pointer(pointer)
         } else {
             pointer.clone()
@@ -384,7 +384,7 @@ fn explain_head(mut record: CaseRecord, explainer: &Explainer, semantic: bool) -
     let op = op.as_deref();
     // Secrets are looked for only when the summary quotes data.
     let quote = |text: &str, chars: usize| {
-        crate::outside::json_string(&cut_chars(
+        crate::base::outside::json_string(&cut_chars(
             &explainer.secrets().mask_quoted_text(text),
             chars,
         ))
@@ -393,7 +393,7 @@ fn explain_head(mut record: CaseRecord, explainer: &Explainer, semantic: bool) -
     // A signature's message: secrets first, then what varies by case.
     let quote_masked = |text: &str, chars: usize| {
         let secret_free = explainer.secrets().mask_quoted_text(text);
-        crate::outside::json_string(&cut_chars(&mask_variable(&secret_free), chars))
+        crate::base::outside::json_string(&cut_chars(&mask_variable(&secret_free), chars))
     };
     let golden_threw = errors
         .thrown(golden)

@@ -14,7 +14,7 @@ fn compared<'a>(case: &'a str, golden: &'a str, actual: &'a str) -> Compared<'a>
         golden: Some(golden.as_bytes()),
         actual: Some(actual.as_bytes()),
         comparison: compare_elements(golden.as_bytes(), actual.as_bytes()),
-        errors: &crate::record::signature::DEFAULT_ERRORS,
+        errors: &crate::judge::signature::DEFAULT_ERRORS,
     }
 }
 

@@ -39,7 +39,7 @@ impl Example<'_> {
             golden: Some(self.golden.as_bytes()),
             actual: Some(self.actual.as_bytes()),
             comparison: compare_elements(self.golden.as_bytes(), self.actual.as_bytes()),
-            errors: &crate::record::signature::DEFAULT_ERRORS,
+            errors: &crate::judge::signature::DEFAULT_ERRORS,
         };
         let needs = Needs {
             semantic: false,

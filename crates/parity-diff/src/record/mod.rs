@@ -11,7 +11,6 @@
 pub mod build;
 #[cfg(test)]
 pub mod example;
-pub mod signature;
 pub mod unstable;
 pub mod weigh;
 
@@ -19,73 +18,9 @@ use crate::corpus::identity::{CaseId, CaseKey};
 use crate::ledger::rules::Form;
 use js_exact::{JsString, Value};
 
-pub use signature::Signature;
-
-/// What the comparison found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum VerdictKind {
-    /// The bytes are equal.
-    Identical,
-    /// The values are equal, the bytes are not.
-    SameValue,
-    /// The values differ.
-    Different,
-    /// The golden has this case and the results do not.
-    Missing,
-    /// The results have this case and the golden does not.
-    Extra,
-    /// The oracle crashed on this case.
-    Crash,
-    /// The oracle printed something that is not a result array for it.
-    InvalidOutput,
-    /// The oracle did not finish this case in time.
-    Timeout,
-    /// The oracle's result for this case differed between runs of the
-    /// same input (`--repeat N`).
-    Nondeterministic,
-}
-
-impl VerdictKind {
-    const ALL: [VerdictKind; 9] = [
-        VerdictKind::Identical,
-        VerdictKind::SameValue,
-        VerdictKind::Different,
-        VerdictKind::Missing,
-        VerdictKind::Extra,
-        VerdictKind::Crash,
-        VerdictKind::InvalidOutput,
-        VerdictKind::Timeout,
-        VerdictKind::Nondeterministic,
-    ];
-
-    /// The name reports and ledgers use.
-    pub fn name(self) -> &'static str {
-        match self {
-            VerdictKind::Identical => "identical",
-            VerdictKind::SameValue => "same-value",
-            VerdictKind::Different => "different",
-            VerdictKind::Missing => "missing",
-            VerdictKind::Extra => "extra",
-            VerdictKind::Crash => "crash",
-            VerdictKind::InvalidOutput => "invalid-output",
-            VerdictKind::Timeout => "timeout",
-            VerdictKind::Nondeterministic => "nondeterministic",
-        }
-    }
-
-    /// The kind a name names.
-    pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|kind| kind.name() == name)
-    }
-
-    /// Whether the oracle itself failed on the case.
-    pub fn is_oracle_failure(self) -> bool {
-        matches!(
-            self,
-            VerdictKind::Crash | VerdictKind::InvalidOutput | VerdictKind::Timeout
-        )
-    }
-}
+pub use crate::judge::signature::Signature;
+pub use crate::judge::verdict::VerdictKind;
+pub use crate::ledger::entry_ref::{EntryRef, EntryState};
 
 /// Where a case stands in the run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -139,27 +74,6 @@ impl CaseState {
     pub fn passes(self) -> bool {
         matches!(self, CaseState::Passed | CaseState::Accepted)
     }
-}
-
-/// A ledger entry's state.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum EntryState {
-    /// A deliberate difference.
-    Accepted,
-    /// A known bug, to be fixed; with a link to where it is tracked.
-    Triaged {
-        /// An issue, say.
-        link: Option<String>,
-    },
-}
-
-/// What a case's ledger entry says, as reports show it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EntryRef {
-    /// Accepted or triaged.
-    pub state: EntryState,
-    /// Why.
-    pub reason: String,
 }
 
 /// One differing place, values masked.
@@ -352,13 +266,9 @@ mod tests {
 
     #[test]
     fn names_read_back() {
-        for kind in VerdictKind::ALL {
-            assert_eq!(VerdictKind::from_name(kind.name()), Some(kind));
-        }
         for state in CaseState::ALL {
             assert_eq!(CaseState::from_name(state.name()), Some(state));
         }
         assert!(CaseState::Accepted.passes() && !CaseState::Stale.passes());
-        assert!(VerdictKind::Timeout.is_oracle_failure());
     }
 }

@@ -2,9 +2,9 @@
 //! (`--repeat N`, verdict `nondeterministic`).
 
 use super::build::{oracle_failure_of, Judged, INPUT_CHARS, SUMMARY_VALUE_CHARS};
-use super::signature::cut_chars;
 use super::{CaseRecord, VerdictKind};
-use crate::redact::Secrets;
+use crate::base::redact::Secrets;
+use crate::judge::signature::cut_chars;
 
 /// What `--repeat` found of a case: the first run's element, and the
 /// first other run that printed something else (its number, and its

@@ -7,9 +7,9 @@ use super::{CaseState, EntryRef, VerdictKind};
 use crate::corpus::identity::CaseId;
 use crate::judge::compare::{Comparison, Verdict};
 use crate::judge::explain::ReasonKind;
+use crate::judge::signature::ErrorProtocol;
 use crate::ledger::rules::{self, Divergent, Form};
 use crate::ledger::Ledger;
-use crate::record::signature::ErrorProtocol;
 
 /// What the ledger says of one case.
 #[derive(Debug, Clone, PartialEq)]
@@ -211,7 +211,7 @@ case f.json \"entry\"
     #[test]
     fn forms_and_paths_of_comparisons() {
         let form = |golden: &str, actual: &str| {
-            let errors = crate::record::signature::DEFAULT_ERRORS.clone();
+            let errors = crate::judge::signature::DEFAULT_ERRORS.clone();
             form_of(
                 &compare_elements(golden.as_bytes(), actual.as_bytes()),
                 &errors,

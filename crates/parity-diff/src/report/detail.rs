@@ -5,11 +5,11 @@
 //! outside parts are written through [`outside`] already, so a renderer
 //! adds only its own escaping (XML, HTML), never the notation again.
 
+use crate::base::outside;
 use crate::judge::first_difference::{self, FirstDifference};
 use crate::judge::pointer;
 use crate::judge::raw::RawTree;
 use crate::judge::textdiff::{self, Line, LineKind};
-use crate::outside;
 use crate::record::{CaseRecord, CaseState, EntryRef, EntryState, PathRecord, VerdictKind};
 use js_exact::{self as js, Value};
 use std::borrow::Cow;
@@ -74,7 +74,7 @@ fn first_difference_lines(path: &PathRecord, out: &mut Vec<Line>) {
 }
 
 fn cut(text: &str) -> String {
-    crate::record::signature::cut_chars(text, MAX_VALUE_CHARS)
+    crate::judge::signature::cut_chars(text, MAX_VALUE_CHARS)
 }
 
 /// How a ledger entry reads in a report: `triaged (LINK): REASON`.

@@ -12,7 +12,7 @@ use super::{
     CaseState, Consumer, FileInfo, Format, LedgerChanges, Problem, ReportOptions, RunInfo, Sink,
     Totals,
 };
-use crate::error::InputError;
+use crate::base::error::InputError;
 use crate::ledger::rules::RuleFinding;
 use crate::ledger::Entry;
 use crate::record::CaseRecord;

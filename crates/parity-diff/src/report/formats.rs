@@ -10,7 +10,7 @@
 
 use std::fmt;
 
-use crate::error::InputError;
+use crate::base::error::InputError;
 
 /// An enum with `ALL`, every variant in order, which a new variant
 /// cannot be left out of.

@@ -22,7 +22,7 @@
 //! it is escaped for the command: no line break, control character or
 //! `##[` of a case file or a port reaches the runner.
 //!
-//! [`outside`]: crate::outside
+//! [`outside`]: crate::base::outside
 
 use std::fs::OpenOptions;
 use std::io::{self, Write};
@@ -35,8 +35,8 @@ use super::{
     Aggregates, FileInfo, Needs, Problem, RecordEnd, RecordFormat, RecordPart, Records, Render,
     ReportOptions, NO_OP,
 };
-use crate::outside;
-use crate::record::signature::op_display;
+use crate::base::outside;
+use crate::judge::signature::op_display;
 
 /// GitHub shows at most this many error annotations of a step.
 pub const MAX_ANNOTATIONS: usize = 10;

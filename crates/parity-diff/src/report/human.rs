@@ -16,11 +16,11 @@ use super::LedgerChanges;
 use super::{
     Aggregates, FileInfo, Needs, Problem, RecordFormat, RecordHandlers, ReportOptions, Tally,
 };
-use crate::columns;
+use crate::base::columns;
+use crate::base::outside;
+use crate::judge::signature::op_display;
 use crate::judge::textdiff::LineKind;
 use crate::ledger::rules::RuleProblem;
-use crate::outside;
-use crate::record::signature::op_display;
 use crate::record::{CaseRecord, CaseState, VerdictKind};
 
 const RESET: &str = "\x1b[0m";

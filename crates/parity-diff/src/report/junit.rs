@@ -25,8 +25,8 @@ use std::io::{self, Write};
 use super::spool::Spool;
 use super::LedgerChanges;
 use super::{detail, Aggregates, FileInfo, Needs, Problem, RecordFormat, RecordHandlers, Tally};
-use crate::outside;
-use crate::record::signature::op_display;
+use crate::base::outside;
+use crate::judge::signature::op_display;
 use crate::record::{CaseRecord, CaseState};
 
 /// How many diff lines a failure's text keeps.

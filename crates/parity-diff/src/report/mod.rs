@@ -9,7 +9,7 @@
 //! a job summary beside any of them. Whatever must wait is spooled
 //! ([`spool`]), never held whole. Every format writes outside text (from
 //! case files, file names, ledgers, ports) through
-//! [`outside`](crate::outside). The tally decides the exit status: 0 all passed or
+//! [`outside`](crate::base::outside). The tally decides the exit status: 0 all passed or
 //! accepted, 1 any failure, 2 any usage or input error.
 
 mod consumer;
@@ -77,7 +77,7 @@ impl ReportOptions {
     /// What makes two elements the same value, for judging.
     pub fn judging<'e>(
         &self,
-        errors: &'e crate::record::signature::ErrorProtocol,
+        errors: &'e crate::judge::signature::ErrorProtocol,
     ) -> crate::judge::compare::Judging<'e> {
         crate::judge::compare::Judging {
             semantic: self.semantic,
@@ -162,7 +162,7 @@ impl Problem {
                 message: message.clone(),
                 stderr: stderr
                     .as_deref()
-                    .map(|text| crate::record::signature::cut_chars(text, chars)),
+                    .map(|text| crate::judge::signature::cut_chars(text, chars)),
                 skipped: *skipped,
                 port: *port,
             },

@@ -4,11 +4,11 @@
 //! JSON value.
 
 use super::*;
+use crate::base::outside;
 use crate::corpus::cases::CaseFile;
 use crate::corpus::identity::{CaseId, CaseKey};
 use crate::judge::compare::compare_elements;
 use crate::ledger::rules::{Match, Rule, RuleFinding, RuleOps, RuleProblem};
-use crate::outside;
 use crate::record::build::{oracle_failure, record, Compared, Needs};
 use crate::record::example::Example;
 use crate::record::{EntryRef, EntryState, VerdictKind};
@@ -68,7 +68,7 @@ fn hostile_records() -> Vec<CaseRecord> {
             golden: Some(golden.as_bytes()),
             actual: Some(threw_actual.as_bytes()),
             comparison: compare_elements(golden.as_bytes(), threw_actual.as_bytes()),
-            errors: &crate::record::signature::DEFAULT_ERRORS,
+            errors: &crate::judge::signature::DEFAULT_ERRORS,
         },
         needs,
         None,

@@ -20,7 +20,7 @@
 
 use std::io::{self, Write};
 
-use crate::outside;
+use crate::base::outside;
 use js_exact::{to_json, Value};
 
 /// A kind of report.

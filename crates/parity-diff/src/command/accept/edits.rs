@@ -3,12 +3,12 @@
 //! entry a record makes, the rule an op's form makes, the framing rules,
 //! the one-line check of reasons and links, and the changes applied.
 
-use crate::corpus::glob::Glob;
+use crate::base::error::InputError;
+use crate::base::glob::Glob;
+use crate::base::outside;
 use crate::corpus::identity::CaseId;
-use crate::error::InputError;
 use crate::ledger::rules::{Form, Match, Rule, RuleFinding, RuleOps};
 use crate::ledger::{Entry, Ledger};
-use crate::outside;
 use crate::record::{CaseRecord, CaseState, EntryState};
 
 /// A change to the ledger.

@@ -6,10 +6,10 @@ use std::convert::Infallible;
 use std::io::{self, Write};
 
 use super::{unchanged, Change, Errors};
+use crate::base::outside;
 use crate::judge::LedgerUse;
 use crate::ledger::rules::Match;
 use crate::ledger::Entry;
-use crate::outside;
 use crate::report::render::{Render, Report};
 
 /// What `accept` changed, for people: its report in text, known whole
@@ -59,7 +59,7 @@ fn print_changes(
     let (mut added, mut changed, mut removed) = (0, 0, 0);
     // Ids, ops, paths and messages are outside text.
     let describe = |entry: &Entry| {
-        let op = crate::record::signature::op_display(entry.op.as_deref());
+        let op = crate::judge::signature::op_display(entry.op.as_deref());
         let verdict = entry.verdict.as_deref().unwrap_or("?");
         let text = match entry.paths.first() {
             Some(path) => format!("({op}, {verdict} at {})", crate::ledger::display_path(path)),

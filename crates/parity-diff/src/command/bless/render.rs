@@ -8,9 +8,9 @@
 use std::io::{self, Write};
 
 use super::{BlessTotals, Blessed, Status};
+use crate::base::outside;
 use crate::corpus::identity::path_text;
 use crate::corpus::Entry;
-use crate::outside;
 use crate::report::render::{write_json, Render, Report};
 use js_exact::js_object;
 use js_exact::{Object, Value};

@@ -19,8 +19,8 @@ use std::collections::{BTreeMap, HashMap};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+use crate::base::error::InputError;
 use crate::corpus::identity::{fnv1a, CaseId, CaseKey};
-use crate::error::InputError;
 use crate::record::{CaseRecord, CaseState};
 use crate::report::formats::{self, Command, Renderer};
 use crate::report::json::{Item, ReportReader};

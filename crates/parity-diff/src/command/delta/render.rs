@@ -14,9 +14,9 @@ use std::convert::Infallible;
 use std::io::{self, Write};
 
 use super::{Change, Delta, Kind, OpCounts};
-use crate::columns;
-use crate::outside;
-use crate::record::signature::op_display;
+use crate::base::columns;
+use crate::base::outside;
+use crate::judge::signature::op_display;
 use crate::report::markdown::text::{cell, code};
 use crate::report::render::{Render, Report};
 

@@ -8,8 +8,8 @@
 use std::path::Path;
 use std::time::Duration;
 
+use crate::base::error::InputError;
 use crate::command::accept::edits::{self, Change};
-use crate::error::InputError;
 use crate::ledger::lock::LedgerLock;
 use crate::ledger::rules::{Rule, RuleFinding};
 use crate::ledger::Ledger;

@@ -6,13 +6,13 @@
 use std::io;
 use std::path::Path;
 
+use crate::base::error::InputError;
+use crate::base::glob::Glob;
+use crate::base::redact::MASK;
 use crate::command::run::{run_corpus, LedgerUse, RunArgs};
-use crate::corpus::glob::Glob;
-use crate::error::InputError;
 use crate::ledger::rules::{Form, RuleFinding};
 use crate::ledger::Entry;
 use crate::record::{CaseRecord, CaseState, VerdictKind};
-use crate::redact::MASK;
 use crate::report::json::{Item as ReportItem, ReportReader};
 use crate::report::{op_key, Consumer, FileInfo, Problem};
 

@@ -23,10 +23,10 @@ pub mod window;
 use std::io::Write;
 use std::path::PathBuf;
 
+use crate::base::error::InputError;
+use crate::base::glob::Glob;
+use crate::base::outside;
 use crate::command::run::RunArgs;
-use crate::corpus::glob::Glob;
-use crate::error::InputError;
-use crate::outside;
 
 use gather::{ReportSelection, Unreviewed};
 use session::Session;

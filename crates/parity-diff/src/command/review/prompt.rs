@@ -120,7 +120,7 @@ impl Prompt {
             // A control character never reaches the ledger (it would act
             // on a reviewer's terminal in `git diff`); a tab is a space.
             Key::Char('\t') => self.insert(' '),
-            Key::Char(c) if c.is_control() || crate::outside::is_forbidden(c) => {}
+            Key::Char(c) if c.is_control() || crate::base::outside::is_forbidden(c) => {}
             Key::Char(c) => self.insert(c),
             Key::Backspace if self.cursor > 0 => {
                 self.cursor -= 1;

@@ -7,10 +7,10 @@
 //! case text, elements, messages, reasons) is written through
 //! [`outside`], as every report writes it.
 
-use crate::columns;
+use crate::base::columns;
+use crate::base::outside;
 use crate::judge::pointer;
 use crate::judge::textdiff::{self, LineKind};
-use crate::outside;
 use crate::record::{CaseRecord, VerdictKind};
 use crate::report::detail;
 

@@ -15,6 +15,7 @@ use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
 use super::probe::{Probe, Prober};
+use crate::base::error::InputError;
 use crate::corpus::Corpus;
 use crate::coverage::analysis::{Location, Script};
 use crate::coverage::collect::{Collected, RunCoverage};
@@ -22,7 +23,6 @@ use crate::coverage::measure::{script_of, some_coverage};
 use crate::coverage::novelty::Reached;
 use crate::coverage::report::preview;
 use crate::coverage::source::{path_of_url, Source};
-use crate::error::InputError;
 use crate::exec::pool;
 
 /// A never-run span of the corpus: its script's URL, start and end.
@@ -105,7 +105,7 @@ pub fn measure(
         |(_, (_, path))| match path.as_os_str().is_empty() {
             true => None,
             false => Some(
-                crate::files::input::read(path, crate::files::input::CORPUS_FILE)
+                crate::base::files::input::read(path, crate::base::files::input::CORPUS_FILE)
                     .map(|input| prober.probe_input(&input)),
             ),
         },

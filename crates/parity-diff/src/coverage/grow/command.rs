@@ -8,11 +8,11 @@ use std::time::Duration;
 
 use super::render::{exit_code, human, json, Grown};
 use super::{baseline, grow, stage, GrowConfig};
+use crate::base::error::InputError;
+use crate::base::outside;
 use crate::coverage::grow::probe::Prober;
-use crate::error::InputError;
 use crate::exec::oracle::OracleOptions;
 use crate::fuzz::command::{case_source, fresh_seed, Sourcing};
-use crate::outside;
 use crate::report::formats::{not_mine, Command, Renderer};
 use crate::report::Format;
 

@@ -8,9 +8,9 @@ use std::io::Write;
 
 use super::stage::Staged;
 use super::{GrowReport, Kept};
+use crate::base::outside;
 use crate::coverage::report::preview;
 use crate::fuzz::regression::FileStatus;
-use crate::outside;
 use crate::report::render::write_json;
 use js_exact::{Object, Value};
 

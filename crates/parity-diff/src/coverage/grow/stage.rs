@@ -8,8 +8,8 @@
 use std::path::{Path, PathBuf};
 
 use super::Kept;
+use crate::base::files;
 use crate::exec::oracle::{Oracle, OracleOptions};
-use crate::files;
 use crate::fuzz::promote::STAGED_GOLDEN;
 use crate::fuzz::regression::{self, FileStatus, RegressionFile};
 use crate::judge::golden::{golden_from_output, split_elements};

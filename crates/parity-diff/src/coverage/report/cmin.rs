@@ -6,11 +6,11 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use super::json::{case_value, count};
-use crate::columns;
+use crate::base::columns;
+use crate::base::outside;
 use crate::coverage::analysis::CaseInfo;
 use crate::coverage::attribution::op_key;
 use crate::coverage::cmin::Cover;
-use crate::outside;
 use js_exact::{Object, Value};
 
 /// Per op: (cases, kept).

@@ -5,10 +5,10 @@
 use std::fmt::Write as _;
 
 use super::preview;
-use crate::columns;
+use crate::base::columns;
+use crate::base::outside;
 use crate::coverage::analysis::{Analysis, Totals};
 use crate::coverage::attribution::OpCoverage;
-use crate::outside;
 
 /// The per-op rows, and the row of all cases (its op is `all`). An op is
 /// outside text (a case file's).

@@ -3,9 +3,9 @@
 //! ranges of case numbers: the cases of one op stand together), so that
 //! a script can ask which cases reach what.
 
+use crate::base::outside;
 use crate::corpus::identity::CaseKey;
 use crate::coverage::analysis::{Analysis, CaseInfo};
-use crate::outside;
 use js_exact::{Object, Value};
 
 pub(super) fn count(n: usize) -> Value {

@@ -9,8 +9,8 @@ use std::fmt::Write as _;
 
 use super::preview;
 use super::table_rows;
+use crate::base::outside;
 use crate::coverage::analysis::{Analysis, Totals};
-use crate::outside;
 use crate::report::markdown::text::{cell, code, fence};
 
 fn headline(analysis: &Analysis) -> String {

@@ -1,13 +1,13 @@
 //! The coverage report in each format: human, JSON, Markdown, HTML. All
 //! four show the same [`Analysis`]; a span's source text, file names,
 //! function names, case names and allowlist reasons are outside text and
-//! go through [`outside`](crate::outside) (Markdown through its
+//! go through [`outside`](crate::base::outside) (Markdown through its
 //! code spans and blocks, HTML through its escaping).
 
 use std::io::{self, Write};
 
 use super::analysis::Analysis;
-use crate::error::InputError;
+use crate::base::error::InputError;
 use crate::report::formats::{not_mine, Command, Renderer};
 
 pub mod cmin;
@@ -34,12 +34,12 @@ pub fn preview(text: &str, chars: usize) -> String {
 /// An op as a table shows it: `(no op)`, or the op, quoted when it
 /// would not read as one ([`op_display`]). Still outside text.
 ///
-/// [`op_display`]: crate::record::signature::op_display
+/// [`op_display`]: crate::judge::signature::op_display
 pub fn shown_op(op: &str) -> String {
     if op == crate::report::NO_OP {
         op.to_owned()
     } else {
-        crate::record::signature::op_display(Some(op))
+        crate::judge::signature::op_display(Some(op))
     }
 }
 

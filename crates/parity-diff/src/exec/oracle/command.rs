@@ -18,7 +18,8 @@ use super::groups::{self, SpawnError};
 use super::leaks::{self, Leak};
 use super::results;
 use super::spooled::{check_file, Counted};
-use super::{format_size, FailureKind, OracleFailure, OracleOptions};
+use super::{FailureKind, OracleFailure, OracleOptions};
+use crate::base::size::format_size;
 
 /// How much of an oracle's stderr a report keeps: the end of it.
 pub(super) const STDERR_KEPT: usize = 16 * 1024;

@@ -177,46 +177,6 @@ fn output_past_the_cap_stops_the_oracle() {
 }
 
 #[test]
-fn sizes() {
-    for (text, size) in [
-        ("1", 1),
-        ("1000000", 1_000_000),
-        ("64M", 64 << 20),
-        ("64m", 64 << 20),
-        ("64MiB", 64 << 20),
-        ("64MB", 64 << 20),
-        ("1G", 1 << 30),
-        ("2T", 2 << 40),
-        ("512K", 512 << 10),
-        ("512kib", 512 << 10),
-        ("5B", 5),
-    ] {
-        assert_eq!(parse_size(text), Ok(size), "{text}");
-    }
-    for bad in ["", "M", "1.5G", "-1", "64X", "64 M", "1iB", "64MiBB"] {
-        assert_eq!(
-            parse_size(bad),
-            Err(format!(
-                "not a size: {bad:?} (try 64M, 1G, or a number of bytes)"
-            )),
-            "{bad}"
-        );
-    }
-    assert_eq!(parse_size("0M"), Err("not a positive size: \"0M\"".into()));
-    assert_eq!(
-        parse_size("99999999999T"),
-        Err("too large a size: \"99999999999T\"".into())
-    );
-    assert_eq!(format_size(64 << 20), "64 MiB");
-    assert_eq!(format_size(1 << 30), "1 GiB");
-    assert_eq!(format_size(1536), "1536 bytes");
-    assert_eq!(format_size(3 << 10), "3 KiB");
-    assert_eq!(format_size(1_000_000), "1000000 bytes");
-    assert_eq!(format_size(1), "1 byte");
-    assert_eq!(format_size(0), "0 bytes");
-}
-
-#[test]
 fn the_corpus_cap_is_16_times_its_largest_file_and_at_least_64_mib() {
     let dir = tempfile::tempdir().unwrap();
     let (cases, golden) = (dir.path().join("cases"), dir.path().join("golden"));

@@ -74,8 +74,11 @@ impl Matcher {
     /// A match of `expected` from its first byte; `None` when its golden
     /// cannot be opened.
     pub fn new(expected: Expected) -> Option<Matcher> {
-        let golden =
-            crate::files::input::open(&expected.golden, crate::files::input::CORPUS_FILE).ok()?;
+        let golden = crate::base::files::input::open(
+            &expected.golden,
+            crate::base::files::input::CORPUS_FILE,
+        )
+        .ok()?;
         Some(Matcher {
             golden,
             spans: expected.spans,

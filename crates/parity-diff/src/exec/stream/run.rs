@@ -22,13 +22,13 @@ use std::io::{self, BufWriter, Seek, Write};
 use std::sync::Arc;
 
 use super::cases::CaseReader;
+use crate::base::error::InputError;
 use crate::command::arrays;
 use crate::corpus::cases::Duplicates;
 use crate::corpus::op_runs::OpRuns;
 use crate::corpus::plan::{self, Part, Selection};
 use crate::corpus::wanted::FileWanted;
 use crate::corpus::Entry as FileEntry;
-use crate::error::InputError;
 use crate::exec::file_run::{self, judge_slot};
 use crate::exec::oracle::{LeakLog, Oracle, OracleOptions, Streamed, Watch};
 use crate::judge::compare::Judging;
@@ -193,7 +193,9 @@ pub fn golden_elements(
 /// selected cases' raw bytes, in order, in a temporary file
 /// ([`write_selected`], as a file in memory sends them).
 fn oracle_input(entry: &FileEntry, selection: Option<&Selection>) -> io::Result<File> {
-    let open = || crate::files::input::open(&entry.case_path, crate::files::input::CORPUS_FILE);
+    let open = || {
+        crate::base::files::input::open(&entry.case_path, crate::base::files::input::CORPUS_FILE)
+    };
     let Some(selection) = selection else {
         return open();
     };

@@ -71,7 +71,7 @@ pub fn card(record: &CaseRecord) -> String {
         let _ = write!(
             facts,
             "<dt>input</dt><dd><code class=\"input\">{}</code></dd>",
-            esc_json(&crate::outside::json_line(input))
+            esc_json(&crate::base::outside::json_line(input))
         );
     }
     if let Some(entry) = entry_text(record) {

@@ -30,7 +30,7 @@ use std::io::{self, Write};
 use super::groups::SHOWN_IN_FULL;
 use super::kept::KeptProblems;
 use super::{Aggregates, FileInfo, Needs, Problem, RecordFormat, RecordHandlers};
-use crate::outside;
+use crate::base::outside;
 use crate::record::{CaseRecord, CaseState};
 use crate::report::LedgerChanges;
 

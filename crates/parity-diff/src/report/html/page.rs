@@ -17,7 +17,7 @@ use super::sections::{
     extra_section, orphaned_section, problems_section, rules_section, uniform_section,
 };
 use super::{esc, Brief, Html};
-use crate::record::signature::op_display;
+use crate::judge::signature::op_display;
 use crate::record::{CaseState, VerdictKind};
 use crate::report::json::tail::ledger_changes_json;
 use crate::report::LedgerChanges;

@@ -22,7 +22,7 @@ use super::tail::{
     read_shard_rules, read_summary,
 };
 use super::{size, string, strings, GroupInfo, LedgerChanges, ReportHead, Summary, Version};
-use crate::error::InputError;
+use crate::base::error::InputError;
 use crate::ledger::rules::RuleFinding;
 use crate::ledger::Entry;
 use crate::record::{CaseRecord, CaseState};
@@ -178,7 +178,7 @@ impl ReportReader<File> {
     /// Opens the report at `path` and reads its head.
     pub fn open(path: &Path) -> Result<(Self, ReportHead), InputError> {
         let name = path.display().to_string();
-        let file = crate::files::input::open(path, crate::files::input::REPORT)
+        let file = crate::base::files::input::open(path, crate::base::files::input::REPORT)
             .map_err(|error| InputError::new(format!("cannot read the report {name}: {error}")))?;
         ReportReader::new(file, &name)
     }

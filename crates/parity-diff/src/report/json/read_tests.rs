@@ -3,9 +3,9 @@
 
 use super::read::*;
 use super::{GroupInfo, ReportHead, Summary, Version};
-use crate::corpus::glob::Glob;
+use crate::base::error::InputError;
+use crate::base::glob::Glob;
 use crate::corpus::identity::{CaseId, CaseKey};
-use crate::error::InputError;
 use crate::ledger::rules::{Match, Rule, RuleFinding, RuleOps, RuleProblem};
 use crate::ledger::Entry;
 use crate::record::CaseRecord;

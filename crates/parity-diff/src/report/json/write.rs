@@ -20,7 +20,7 @@ use super::tail::{
     write_shard_rules, write_summary,
 };
 use super::LedgerChanges;
-use crate::outside;
+use crate::base::outside;
 use crate::record::CaseRecord;
 use crate::report::spool::Spool;
 use crate::report::{

@@ -13,7 +13,7 @@
 //! markup, and every block's body is neutral ([`outside`]). Records are
 //! masked already; nothing else is quoted.
 //!
-//! [`outside`]: crate::outside
+//! [`outside`]: crate::base::outside
 
 mod sections;
 pub mod text;
@@ -31,7 +31,7 @@ use super::{
     detail, Aggregates, FileInfo, Needs, Problem, RecordFormat, RecordHandlers, ReportOptions,
     NO_OP,
 };
-use crate::outside;
+use crate::base::outside;
 use crate::record::{CaseRecord, CaseState};
 use text::{code, fence, Document, Part};
 
@@ -214,7 +214,7 @@ impl Markdown {
             match stderr.as_deref().map(str::trim_end) {
                 Some("") => out.push_str("The oracle wrote nothing on standard error.\n\n"),
                 Some(text) => {
-                    let text = crate::record::signature::cut_chars(text, STDERR_CHARS);
+                    let text = crate::judge::signature::cut_chars(text, STDERR_CHARS);
                     let _ = write!(
                         out,
                         "<details><summary>the oracle's standard error</summary>\n\n{}\n</details>\n\n",

@@ -9,7 +9,7 @@ use super::super::{is_row_marker, Aggregates, Tally};
 use super::text::{cell, code, Document, Part};
 use super::UniformOp;
 use crate::corpus::identity::CaseId;
-use crate::record::signature::op_display;
+use crate::judge::signature::op_display;
 use crate::report::LedgerChanges;
 
 /// How many identities a list of ledger changes names.
@@ -240,7 +240,7 @@ pub fn uniform_table(doc: &mut Document, uniform: &[UniformOp]) {
             );
         }
         let name = op_cell(&op.op);
-        let message = crate::outside::json_string(&op.message);
+        let message = crate::base::outside::json_string(&op.message);
         let _ = writeln!(out, "| {name} | {} | {} |", op.count, cell(&message));
         if at == last {
             out.push('\n');

@@ -13,7 +13,7 @@
 use std::fmt::Write as _;
 
 use super::super::human::cases;
-use crate::outside;
+use crate::base::outside;
 
 /// The longest run of backticks in a text.
 fn longest_backtick_run(text: &str) -> usize {
@@ -84,7 +84,7 @@ pub fn fence(info: &str, body: &str) -> String {
     let mut cut_lines = false;
     let total = body.lines().count();
     for raw in body.lines() {
-        let line = crate::record::signature::cut_chars(raw, LINE_CHARS);
+        let line = crate::judge::signature::cut_chars(raw, LINE_CHARS);
         if lines == BLOCK_LINES || kept.len() + line.len() + 1 > BLOCK_BYTES {
             break;
         }

@@ -6,11 +6,11 @@
 
 use std::io::Write;
 
+use parity_diff::base::outside;
 use parity_diff::command::accept::{accept_command, AcceptArgs};
 use parity_diff::command::arrays::InputError;
 use parity_diff::command::bless::{bless_command, BlessArgs};
-use parity_diff::config::Suite;
-use parity_diff::outside;
+use parity_diff::corpus::config::Suite;
 use parity_diff::report::Format;
 
 use super::flags::{CorpusFlags, OracleFlags, ReportFlags};
@@ -86,7 +86,7 @@ pub fn accept(
     flags: &Accept,
     mut out: impl Write,
 ) -> anyhow::Result<u8> {
-    let in_ci = crate::project::in_ci();
+    let in_ci = crate::cli::project::in_ci();
     let each = each(suites);
     let mut status = 0;
     for &suite in &each {
@@ -135,7 +135,7 @@ pub fn bless(
         blessings.push((suite, reference));
     }
     project.enter()?;
-    let in_ci = crate::project::in_ci();
+    let in_ci = crate::cli::project::in_ci();
     let mut status = 0;
     for (suite, reference) in blessings {
         heading(&mut out, each.len() > 1, suite)?;

@@ -7,8 +7,8 @@
 
 use std::borrow::Cow;
 
+use crate::base::outside;
 use crate::judge::pointer;
-use crate::outside;
 use js_exact::{JsString, Value};
 
 /// How many characters of a thrown message a signature keeps.

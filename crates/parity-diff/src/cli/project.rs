@@ -14,11 +14,11 @@
 use std::path::{Component, Path, PathBuf};
 
 use clap::Args;
-use parity_diff::config::{self, Config, Suite};
-use parity_diff::error::InputError;
+use parity_diff::base::error::InputError;
+use parity_diff::corpus::config::{self, Config, Suite};
 use parity_diff::{corpus, ledger};
 
-use crate::root::{self, Place};
+use crate::cli::root::{self, Place};
 
 /// Where the project's configuration is.
 #[derive(Args, Debug, Default)]
@@ -263,8 +263,8 @@ impl Project {
                 "parity-diff: warning: using the ledger {} beside the cases; the default \
                  ledger of a project is {} beside parity.toml: move it there, or name it \
                  with the suite's `ledger` key",
-                parity_diff::outside::text(&beside_cases.display().to_string()),
-                parity_diff::outside::text(&beside_config.display().to_string()),
+                parity_diff::base::outside::text(&beside_cases.display().to_string()),
+                parity_diff::base::outside::text(&beside_config.display().to_string()),
             );
             return beside_cases;
         }

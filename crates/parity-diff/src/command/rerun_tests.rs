@@ -3,7 +3,9 @@
 
 use super::*;
 use crate::corpus::identity::CaseId;
+use crate::corpus::identity::CaseKey;
 use crate::report::{FileInfo, Format, ReportOptions, RunInfo, Sink};
+use std::collections::BTreeSet;
 
 const STATES: [CaseState; 7] = [
     CaseState::Passed,

@@ -1,7 +1,7 @@
 //! How wide text is on a terminal, in columns: a CJK character or an
 //! emoji takes two, a combining mark none. Whatever lines text up for
 //! people (the human report's per-op table, `review`'s screen) measures
-//! and cuts it here, after [`outside`](crate::outside) has made control
+//! and cuts it here, after [`outside`](crate::base::outside) has made control
 //! characters visible (they have no width of their own to measure).
 
 use unicode_width::UnicodeWidthChar;

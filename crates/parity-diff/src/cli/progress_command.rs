@@ -9,18 +9,18 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
+use parity_diff::base::error::InputError;
+use parity_diff::base::outside;
 use parity_diff::command::run::{run_corpus, LedgerUse};
-use parity_diff::error::InputError;
 use parity_diff::ledger::Ledger;
-use parity_diff::outside;
 use parity_diff::progress::history::{self, By};
 use parity_diff::progress::tally::{self, SuiteEntries, Tally};
 use parity_diff::progress::{chart, file, git, moved, Progress, NO_SUITE};
 use parity_diff::report::Format;
 
-use crate::flags::{CorpusFlags, LedgerFlags, OracleFlags, ReportFlags, VerdictFlags};
-use crate::project::{one_suite_only, ConfigFlags, Project};
-use crate::settle::Given;
+use crate::cli::flags::{CorpusFlags, LedgerFlags, OracleFlags, ReportFlags, VerdictFlags};
+use crate::cli::project::{one_suite_only, ConfigFlags, Project};
+use crate::cli::settle::Given;
 
 /// What `--history` draws a line for.
 #[derive(Clone, Copy, Debug, Default, ValueEnum)]
@@ -213,7 +213,7 @@ fn parent_of(path: &Path) -> &Path {
 
 /// The file as it is, when there is one.
 fn read_existing(path: &Path) -> anyhow::Result<Option<Progress>> {
-    match parity_diff::files::input::read(path, parity_diff::files::input::PROGRESS) {
+    match parity_diff::base::files::input::read(path, parity_diff::base::files::input::PROGRESS) {
         Ok(bytes) => Ok(Some(file::parse(&bytes, &path.display().to_string())?)),
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(error) => {
@@ -232,7 +232,7 @@ fn write(path: &Path, progress: &Progress) -> anyhow::Result<()> {
             path.display()
         ))
     })?;
-    parity_diff::files::write_atomic(
+    parity_diff::base::files::write_atomic(
         parent_of(path),
         Path::new(name),
         file::render(progress).as_bytes(),
@@ -245,7 +245,7 @@ fn write(path: &Path, progress: &Progress) -> anyhow::Result<()> {
 /// limits), its records counted.
 fn from_run(
     project: &Project,
-    suites: &[&parity_diff::config::Suite],
+    suites: &[&parity_diff::corpus::config::Suite],
     flags: &ProgressFlags,
     report: &ReportFlags,
 ) -> anyhow::Result<(Progress, usize)> {
@@ -267,7 +267,7 @@ fn from_run(
         extra: Vec::new(),
     };
     let mut tally = Tally::new();
-    let mut each = |suite: Option<&parity_diff::config::Suite>| -> anyhow::Result<()> {
+    let mut each = |suite: Option<&parity_diff::corpus::config::Suite>| -> anyhow::Result<()> {
         let args = given.run_args(project, suite, None)?;
         let mut ledger = LedgerUse::open(args.ledger.as_deref(), &args.ledger_path(), false)?;
         tally.suite(suite.map(|suite| suite.name.as_str()));
@@ -295,12 +295,12 @@ fn from_run(
 /// ledger as it is now.
 fn from_report(
     project: &Project,
-    suites: &[&parity_diff::config::Suite],
+    suites: &[&parity_diff::corpus::config::Suite],
     flags: &ProgressFlags,
     path: &Path,
 ) -> anyhow::Result<(Progress, usize)> {
     let mut entries: SuiteEntries = HashMap::new();
-    let mut add = |name: &str, places: crate::project::Places| -> anyhow::Result<()> {
+    let mut add = |name: &str, places: crate::cli::project::Places| -> anyhow::Result<()> {
         let ledger = places.ledger.unwrap_or(places.ledger_default);
         if ledger.exists() {
             let ids: HashSet<_> = Ledger::load(&ledger)?

@@ -13,10 +13,10 @@ use std::path::{Path, PathBuf};
 
 use toml_edit::{Document, Item, TableLike, Value};
 
-use crate::error::InputError;
-use crate::exec::oracle::parse_size;
+use crate::base::error::InputError;
+use crate::base::size::parse_size;
 use crate::judge::numbers::Numbers;
-use crate::record::signature::{is_pointer, ErrorProtocol};
+use crate::judge::signature::{is_pointer, ErrorProtocol};
 
 /// The file's name.
 pub const FILE_NAME: &str = "parity.toml";
@@ -152,7 +152,7 @@ pub fn discover(start: &Path) -> Option<PathBuf> {
 
 /// Reads and parses the file at `path`.
 pub fn load(path: &Path) -> Result<Config, InputError> {
-    let text = crate::files::input::read_text(path, crate::files::input::CONFIG)
+    let text = crate::base::files::input::read_text(path, crate::base::files::input::CONFIG)
         .map_err(|error| InputError::new(format!("cannot read {}: {error}", path.display())))?;
     parse(&text, path)
 }

@@ -7,17 +7,17 @@ use std::io;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use parity_diff::base::error::InputError;
+use parity_diff::base::outside;
 use parity_diff::command::bless::{bless_command, BlessArgs};
+use parity_diff::command::rerun::Rerun;
 use parity_diff::command::run::RunArgs;
-use parity_diff::config::{Framing, Suite};
-use parity_diff::corpus::rerun::Rerun;
+use parity_diff::corpus::config::{Framing, Suite};
 use parity_diff::corpus::timings::Timings;
 use parity_diff::corpus::Shard;
 use parity_diff::coverage::grow::command::{grow_command, GrowArgs};
-use parity_diff::error::InputError;
 use parity_diff::fuzz::promote;
 use parity_diff::judge::numbers::Numbers;
-use parity_diff::outside;
 use parity_diff::report::{formats, ExtraReport, KnownOps, ReportOptions};
 
 use super::flags::{
@@ -163,7 +163,7 @@ pub fn promote_findings(
         )
         .into());
     };
-    if crate::project::in_ci() {
+    if crate::cli::project::in_ci() {
         return Err(InputError::new(
             "refusing to promote findings into the corpus while CI is set: promoting is a developer's step",
         )

@@ -1,5 +1,18 @@
 //! The command line: `parity-diff`'s subcommands and what each takes
-//! (clap derives the parser and `--help` from them).
+//! (clap derives the parser and `--help` from them), the flags they share
+//! ([`flags`]), the project they find (`parity.toml` and its places:
+//! [`project`], [`root`]), and what a command does for each suite
+//! ([`each_suite`], [`settle`]) or in the terminal ([`review`],
+//! [`progress_command`]). Only the binary sees this stage.
+
+pub mod did_you_mean;
+pub mod each_suite;
+pub mod flags;
+pub mod progress_command;
+pub mod project;
+pub mod review;
+pub mod root;
+pub mod settle;
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -10,12 +23,11 @@ use parity_diff::corpus::Shard;
 use parity_diff::fuzz::command::parse_duration;
 use parity_diff::report::ExtraReport;
 
-use crate::flags::{
+use self::flags::{
     CorpusFlags, CorpusRunFlags, CoverageCorpusFlags, LedgerFlags, OracleFlags, RepeatFlag,
     ReportFlags, SelectFlags, VerdictFlags,
 };
-use crate::project::ConfigFlags;
-use crate::review;
+use self::project::ConfigFlags;
 
 /// Compares result arrays with goldens, case by case: identical, same
 /// value with different bytes (and why), or different (where, with both
@@ -155,7 +167,7 @@ pub(crate) enum Command {
     )]
     Progress {
         #[command(flatten)]
-        flags: crate::progress_command::ProgressFlags,
+        flags: progress_command::ProgressFlags,
     },
     /// Merge the JSON reports of `run --shard K/N`, every K, into the
     /// report of one whole run (any format), with the checks only a

@@ -6,8 +6,8 @@ use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 
 use clap::Args;
+use parity_diff::base::error::InputError;
 use parity_diff::command::review::{review_command, ReviewArgs, Source};
-use parity_diff::error::InputError;
 use parity_diff::report::Format;
 
 use super::flags::{CorpusFlags, CorpusRunFlags, ReportFlags};
@@ -80,7 +80,7 @@ pub fn review(
         ledger,
         color: report.color(),
     };
-    let in_ci = crate::project::in_ci();
+    let in_ci = crate::cli::project::in_ci();
     let terminal = io::stdin().is_terminal() && io::stdout().is_terminal();
     Ok(review_command(&args, in_ci, terminal, out)?)
 }

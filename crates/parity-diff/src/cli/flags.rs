@@ -7,18 +7,19 @@ use std::time::Duration;
 
 use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
+use parity_diff::base::glob::Glob;
+use parity_diff::base::size::parse_size;
 use parity_diff::command::arrays::InputError;
-use parity_diff::config::{self, Framing, Suite};
-use parity_diff::corpus::glob::Glob;
-use parity_diff::corpus::rerun::{Rerun, Scope};
+use parity_diff::command::rerun::{Rerun, Scope};
+use parity_diff::corpus::config::{self, Framing, Suite};
 use parity_diff::corpus::{Corpus, Shard};
 use parity_diff::coverage::measure::Selection;
-use parity_diff::exec::oracle::{self, parse_size, Oracle, OracleOptions};
+use parity_diff::exec::oracle::{self, Oracle, OracleOptions};
 use parity_diff::exec::pool;
 use parity_diff::judge::numbers::Numbers;
 use parity_diff::report::{formats, Format, ReportOptions, DEFAULT_MAX_FAILURES};
 
-use crate::project::{GivenPlaces, Places, Project};
+use crate::cli::project::{GivenPlaces, Places, Project};
 
 /// How every subcommand reports.
 #[derive(Args)]
