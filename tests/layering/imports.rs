@@ -41,6 +41,9 @@ pub fn read_modules(root: &Path, keep: &dyn Fn(&str) -> bool) -> BTreeMap<Vec<St
     for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
         let entry = entry.expect("the source tree reads");
         let file = entry.path();
+        if !entry.file_type().is_file() {
+            continue;
+        }
         let relative = file.strip_prefix(dir).unwrap();
         let name = relative.file_name().unwrap().to_string_lossy().into_owned();
         let top = relative.iter().next().unwrap().to_string_lossy();
@@ -94,6 +97,9 @@ impl Crate {
         let mut imports = BTreeSet::new();
         for module in self.modules.values() {
             for written in written_paths(&module.code) {
+                if self.hands_on(module, &written) {
+                    continue;
+                }
                 if let Some(to) = self.resolve(module, &written) {
                     if to != module.file {
                         imports.insert(Import {
@@ -106,6 +112,18 @@ impl Crate {
             }
         }
         imports.into_iter().collect()
+    }
+
+    /// Whether `written` is a parent's `pub use` of one of its own
+    /// children: it hands a name on, and imports nothing.
+    fn hands_on(&self, module: &Module, written: &[String]) -> bool {
+        let child = match written[0].as_str() {
+            "self" => written.get(1),
+            _ => written.first(),
+        };
+        let Some(child) = child else { return false };
+        let is_child = self.modules.contains_key(&[&module.path[..], std::slice::from_ref(child)].concat());
+        is_child && module.reexports().any(|path| path == written)
     }
 
     fn resolve(&self, module: &Module, written: &[String]) -> Option<PathBuf> {
@@ -162,6 +180,17 @@ fn longest_module<'m>(
     (0..=path.len())
         .rev()
         .find_map(|len| modules.get(&path[..len]).map(|module| (module, path[len..].to_vec())))
+}
+
+impl Module {
+    /// The paths of its `pub use` statements, as written.
+    fn reexports(&self) -> impl Iterator<Item = Vec<String>> + '_ {
+        use_statements(&self.code)
+            .into_iter()
+            .filter(|statement| statement.starts_with("pub"))
+            .filter_map(|statement| statement.split_once("use ").map(|(_, tree)| expand(tree)))
+            .flatten()
+    }
 }
 
 /// Where a module's `pub use` takes `name` from, as written there.
