@@ -17,7 +17,10 @@ fn root() -> &'static Path {
 }
 
 fn relative(path: &Path) -> String {
-    path.strip_prefix(root()).unwrap_or(path).display().to_string()
+    path.strip_prefix(root())
+        .unwrap_or(path)
+        .display()
+        .to_string()
 }
 
 /// parity-diff's stages, bottom first, as `src/lib.rs` declares them.
@@ -31,7 +34,10 @@ fn stages() -> Vec<String> {
 
 fn parity_diff_lib() -> Crate {
     let lib = root().join("crates/parity-diff/src/lib.rs");
-    Crate { modules: read_modules(&lib, &|top| top != "cli"), extern_crate: None }
+    Crate {
+        modules: read_modules(&lib, &|top| top != "cli"),
+        extern_crate: None,
+    }
 }
 
 fn parity_diff_bin() -> Crate {
@@ -39,7 +45,10 @@ fn parity_diff_bin() -> Crate {
     let lib = root().join("crates/parity-diff/src/lib.rs");
     Crate {
         modules: read_modules(&main, &|top| top == "cli"),
-        extern_crate: Some(("parity_diff".into(), read_modules(&lib, &|top| top != "cli"))),
+        extern_crate: Some((
+            "parity_diff".into(),
+            read_modules(&lib, &|top| top != "cli"),
+        )),
     }
 }
 
@@ -85,7 +94,10 @@ fn stage_name(index: usize, stages: &[String]) -> &str {
 #[test]
 fn parity_diff_declares_its_stages_in_src_lib_rs() {
     let stages = stages();
-    assert!(stages.len() >= 5, "src/lib.rs declares too few stages: {stages:?}");
+    assert!(
+        stages.len() >= 5,
+        "src/lib.rs declares too few stages: {stages:?}"
+    );
     let src = root().join("crates/parity-diff/src");
     let mut entries: Vec<String> = std::fs::read_dir(&src)
         .unwrap()
@@ -150,13 +162,27 @@ fn no_file_of_the_workspace_imports_itself_through_a_circle() {
                 .iter()
                 .filter(|import| circle.contains(&import.from) && circle.contains(&import.to))
                 .map(|import| {
-                    format!("    {} -> {}: `{}`", relative(&import.from), relative(&import.to), import.written)
+                    format!(
+                        "    {} -> {}: `{}`",
+                        relative(&import.from),
+                        relative(&import.to),
+                        import.written
+                    )
                 })
                 .collect();
-            found.push(format!("{name}: a circle of {} files:\n{}", circle.len(), ties.join("\n")));
+            found.push(format!(
+                "{name}: a circle of {} files:\n{}",
+                circle.len(),
+                ties.join("\n")
+            ));
         }
     }
-    assert!(found.is_empty(), "{} import circles:\n{}", found.len(), found.join("\n"));
+    assert!(
+        found.is_empty(),
+        "{} import circles:\n{}",
+        found.len(),
+        found.join("\n")
+    );
 }
 
 /// The strongly connected parts of more than one file (Tarjan's).
@@ -197,7 +223,12 @@ fn circles(imports: &[Import]) -> Vec<Vec<PathBuf>> {
             }
         }
     }
-    let mut walk = Walk { next: &next, index: BTreeMap::new(), stack: Vec::new(), found: Vec::new() };
+    let mut walk = Walk {
+        next: &next,
+        index: BTreeMap::new(),
+        stack: Vec::new(),
+        found: Vec::new(),
+    };
     for &file in next.keys() {
         if !walk.index.contains_key(file) {
             visit(&mut walk, file);

@@ -59,13 +59,20 @@ pub fn read_modules(root: &Path, keep: &dyn Fn(&str) -> bool) -> BTreeMap<Vec<St
             .iter()
             .map(|part| part.to_string_lossy().trim_end_matches(".rs").to_owned())
             .collect();
-        if matches!(path.last().map(String::as_str), Some("mod" | "lib" | "main")) {
+        if matches!(
+            path.last().map(String::as_str),
+            Some("mod" | "lib" | "main")
+        ) {
             path.pop();
         }
         let text = std::fs::read_to_string(file).expect("a source file reads");
         modules.insert(
             path.clone(),
-            Module { file: file.to_owned(), path, code: code_of(&text) },
+            Module {
+                file: file.to_owned(),
+                path,
+                code: code_of(&text),
+            },
         );
     }
     modules
@@ -122,7 +129,9 @@ impl Crate {
             _ => written.first(),
         };
         let Some(child) = child else { return false };
-        let is_child = self.modules.contains_key(&[&module.path[..], std::slice::from_ref(child)].concat());
+        let is_child = self
+            .modules
+            .contains_key(&[&module.path[..], std::slice::from_ref(child)].concat());
         is_child && module.reexports().any(|path| path == written)
     }
 
@@ -177,9 +186,11 @@ fn longest_module<'m>(
     modules: &'m BTreeMap<Vec<String>, Module>,
     path: &[String],
 ) -> Option<(&'m Module, Vec<String>)> {
-    (0..=path.len())
-        .rev()
-        .find_map(|len| modules.get(&path[..len]).map(|module| (module, path[len..].to_vec())))
+    (0..=path.len()).rev().find_map(|len| {
+        modules
+            .get(&path[..len])
+            .map(|module| (module, path[len..].to_vec()))
+    })
 }
 
 impl Module {
@@ -220,7 +231,11 @@ fn written_paths(code: &str) -> Vec<Vec<String>> {
     let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
     for start in ["crate::", "super::", "self::"] {
         for (at, _) in code.match_indices(start) {
-            if code[..at].chars().next_back().is_some_and(|c| word(c) || c == ':') {
+            if code[..at]
+                .chars()
+                .next_back()
+                .is_some_and(|c| word(c) || c == ':')
+            {
                 continue;
             }
             let end = code[at..]
@@ -246,7 +261,12 @@ fn use_statements(code: &str) -> Vec<String> {
     let mut rest = code;
     while let Some(at) = find_use(rest) {
         let end = rest[at..].find(';').map_or(rest.len(), |end| at + end);
-        statements.push(rest[at..end].split_whitespace().collect::<Vec<_>>().join(" "));
+        statements.push(
+            rest[at..end]
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" "),
+        );
         rest = &rest[end.min(rest.len())..];
         if rest.is_empty() {
             break;
@@ -262,7 +282,9 @@ fn find_use(text: &str) -> Option<usize> {
         let line_start = text[..at].rfind('\n').map_or(0, |n| n + 1);
         let before = text[line_start..at].trim();
         if before.is_empty() || before.starts_with("pub") {
-            return Some(line_start + text[line_start..].len() - text[line_start..].trim_start().len());
+            return Some(
+                line_start + text[line_start..].len() - text[line_start..].trim_start().len(),
+            );
         }
         from = at + 4;
     }
@@ -271,7 +293,10 @@ fn find_use(text: &str) -> Option<usize> {
 
 /// `a::{b, c::{D, E as F}}` as paths: `a::b`, `a::c::D`, `a::c::E`.
 fn expand(tree: &str) -> Vec<Vec<String>> {
-    let tree: String = tree.chars().filter(|c| !c.is_whitespace() || *c == ' ').collect();
+    let tree: String = tree
+        .chars()
+        .filter(|c| !c.is_whitespace() || *c == ' ')
+        .collect();
     let mut out = Vec::new();
     expand_into(&[], tree.trim(), &mut out);
     out
@@ -325,5 +350,8 @@ fn split_top(text: &str) -> Vec<&str> {
         }
     }
     parts.push(&text[start..]);
-    parts.into_iter().filter(|part| !part.trim().is_empty()).collect()
+    parts
+        .into_iter()
+        .filter(|part| !part.trim().is_empty())
+        .collect()
 }

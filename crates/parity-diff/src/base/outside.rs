@@ -40,7 +40,6 @@ use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
-use crate::corpus::identity::CaseId;
 use js_exact::JsString;
 
 /// Whether a character never reaches an output raw: C0 controls, DEL and
@@ -375,17 +374,6 @@ pub fn name(name: &str) -> String {
             name[at..].chars().count()
         ),
     }
-}
-
-/// A case's identity as reports print it (`argv.json "name"`), neutral:
-/// the file in the report notation, the key (a JSON string, cut as
-/// [`name`] cuts it, or `#` and a hash) in JSON's.
-pub fn id(id: &CaseId) -> String {
-    let key = match &id.key {
-        crate::corpus::identity::CaseKey::Name(key) => name(key),
-        crate::corpus::identity::CaseKey::Hash(_) => json(&id.key_text()).into_owned(),
-    };
-    format!("{} {key}", text(&id.file))
 }
 
 /// The text [`text`] was given back from its output: every `\u{HEX}` is

@@ -220,6 +220,19 @@ impl CaseId {
             CaseKey::Hash(_) => self.to_string(),
         }
     }
+
+    /// The identity as reports print it (`argv.json "name"`), neutral:
+    /// the file in the report notation, the key (a JSON string, cut as
+    /// [`outside::name`](crate::base::outside::name) cuts it, or `#` and a
+    /// hash) in JSON's.
+    pub fn neutral(&self) -> String {
+        use crate::base::outside;
+        let key = match &self.key {
+            CaseKey::Name(key) => outside::name(key),
+            CaseKey::Hash(_) => outside::json(&self.key_text()).into_owned(),
+        };
+        format!("{} {key}", outside::text(&self.file))
+    }
 }
 
 impl fmt::Display for CaseId {

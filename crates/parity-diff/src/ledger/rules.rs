@@ -15,7 +15,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{read_token, token};
+use super::tokens::{parse_state, read_token, render_state, token};
 use crate::base::glob::Glob;
 use crate::judge::verdict::VerdictKind;
 use crate::ledger::entry_ref::{EntryRef, EntryState};
@@ -356,7 +356,7 @@ impl Rule {
             out.push_str(&format!("  files: {}\n", token(&glob.pattern())));
         }
         out.push_str(&format!("  match: {}\n", self.matches.render()));
-        out.push_str(&format!("  state: {}\n", super::render_state(&self.state)));
+        out.push_str(&format!("  state: {}\n", render_state(&self.state)));
         out.push_str(&format!("  reason: {}\n", self.reason));
     }
 }
@@ -524,7 +524,7 @@ impl PartialRule {
                 if self.state.is_some() {
                     return Err(duplicate());
                 }
-                self.state = Some(super::parse_state(value)?);
+                self.state = Some(parse_state(value)?);
             }
             "reason" => {
                 if self.reason.is_some() {

@@ -18,6 +18,7 @@ use super::{
 };
 use crate::base::columns;
 use crate::base::outside;
+use crate::corpus::identity::CaseId;
 use crate::judge::signature::op_display;
 use crate::judge::textdiff::LineKind;
 use crate::ledger::rules::RuleProblem;
@@ -171,7 +172,7 @@ impl Human {
                 .ids
                 .iter()
                 .skip(shown.len().min(SHOWN_IN_FULL))
-                .map(outside::id)
+                .map(CaseId::neutral)
                 .collect();
             let etc = if more > names.len() { ", …" } else { "" };
             writeln!(out, "  and {more} more: {}{etc}", names.join(", "))?;
@@ -289,7 +290,7 @@ impl Human {
                 out,
                 "{} {} (op {}): no such case; remove the entry with `parity-diff accept --prune`",
                 self.red("ORPHANED"),
-                outside::id(&entry.id),
+                entry.id.neutral(),
                 outside::text(&op_display(entry.op.as_deref()))
             )?;
         }

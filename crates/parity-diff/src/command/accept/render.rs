@@ -71,25 +71,15 @@ fn print_changes(
         match change {
             Change::Added(entry) => {
                 added += 1;
-                writeln!(
-                    out,
-                    "added    {} {}",
-                    outside::id(&entry.id),
-                    describe(entry)
-                )?;
+                writeln!(out, "added    {} {}", entry.id.neutral(), describe(entry))?;
             }
             Change::Changed(entry) => {
                 changed += 1;
-                writeln!(
-                    out,
-                    "changed  {} {}",
-                    outside::id(&entry.id),
-                    describe(entry)
-                )?;
+                writeln!(out, "changed  {} {}", entry.id.neutral(), describe(entry))?;
             }
             Change::Removed(id, why) => {
                 removed += 1;
-                writeln!(out, "removed  {} ({why})", outside::id(id))?;
+                writeln!(out, "removed  {} ({why})", id.neutral())?;
             }
             Change::AddedRule(rule, count) => {
                 added += 1;

@@ -146,7 +146,7 @@ fn body(session: &mut Session, width: usize) -> Vec<Row> {
             )];
             for entry in entries {
                 let said = detail::entry_ref_text(&entry.entry_ref());
-                let text = format!("{}: {}", outside::id(&entry.id), outside::text(&said));
+                let text = format!("{}: {}", entry.id.neutral(), outside::text(&said));
                 rows.push(row(Style::Plain, text, width));
             }
             rows

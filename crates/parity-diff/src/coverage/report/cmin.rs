@@ -58,7 +58,7 @@ pub fn human(cases: &[CaseInfo], cover: &Cover, errors: &[String], quiet: bool) 
             "  drop {}:{} {}",
             outside::text(&case.id.file),
             case.line,
-            outside::id(&case.id)
+            case.id.neutral()
         );
     }
     let ops = by_op(cases, cover);
