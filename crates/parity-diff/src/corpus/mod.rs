@@ -17,7 +17,7 @@
 //! loops) is listed anyway, with what is wrong with it: it is that file's
 //! input error, and the rest of the corpus still runs.
 //!
-//! The corpus stage, what a run reads before any oracle runs: [`glob`]
+//! The corpus stage, what a run reads before any oracle runs: [`glob`](crate::base::glob)
 //! (`--filter`), [`cases`] (a case file's cases, lines, ops and
 //! identities), [`plan`](mod@plan) (which cases a run sends: `--op`,
 //! `--shard`), [`op_runs`] (the ops of a file's cases as the plan counted

@@ -22,10 +22,12 @@
 //! when `parity-diff` itself gets SIGINT, SIGTERM or SIGHUP.
 
 mod command;
+mod failure;
 mod groups;
 #[cfg(test)]
 mod leak_tests;
 mod leaks;
+mod options;
 pub mod results;
 mod signals;
 mod spooled;
@@ -35,12 +37,16 @@ mod streamed_tests;
 use std::cell::RefCell;
 use std::fs::File;
 use std::io::{self, Write};
-use std::path::Path;
-use std::time::Duration;
 
+use command::Input;
 pub use command::Watch;
-use command::{Captured, Input};
+pub use failure::{FailureKind, OracleFailure};
 pub use groups::stopping;
+pub use options::{
+    corpus_max_output, OracleOptions, CORPUS_OUTPUT_FACTOR, DEFAULT_KILL_GRACE, FUZZ_MAX_OUTPUT,
+    MIN_CORPUS_MAX_OUTPUT,
+};
+use spooled::Captured;
 
 /// Stops every oracle command still running (SIGTERM, its grace,
 /// SIGKILL) and starts no more; returns how many there were. For the end
@@ -56,124 +62,6 @@ pub use signals::{before_signal_exit, install_signal_handlers, SignalGuard};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Oracle {
     command: String,
-}
-
-/// How an oracle failed: the verdict a case gets when it alone causes
-/// the failure (see [`bisect`](crate::exec::bisect)).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum FailureKind {
-    /// It exited non-zero, died of a signal, or could not be started.
-    Crash,
-    /// Its stdout is not one JSON array (no output, a cut array, a token
-    /// JSON does not have such as `Infinity`), or holds a different
-    /// number of results than the batch has cases; for one case, its
-    /// result is not JSON (see [`results`]).
-    InvalidOutput,
-    /// It did not finish within the timeout.
-    Timeout,
-}
-
-impl FailureKind {
-    /// The name reports use: `crash`, `invalid-output`, `timeout`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            FailureKind::Crash => "crash",
-            FailureKind::InvalidOutput => "invalid-output",
-            FailureKind::Timeout => "timeout",
-        }
-    }
-}
-
-impl std::fmt::Display for FailureKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// Why an oracle gave no result array.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct OracleFailure {
-    /// What kind of failure it is.
-    pub kind: FailureKind,
-    /// What happened.
-    pub message: String,
-    /// The end of what the oracle wrote on stderr.
-    pub stderr: Option<String>,
-    /// The start of what it printed on stdout, when that is no result
-    /// array: its size and its first characters, quoted
-    /// ([`results::with_stdout_head`]). Only a file's failure shows it:
-    /// a case's message is its signature, the same for every case.
-    pub stdout: Option<String>,
-}
-
-impl OracleFailure {
-    /// A failure without stderr.
-    pub fn new(kind: FailureKind, message: impl Into<String>) -> Self {
-        OracleFailure {
-            kind,
-            message: message.into(),
-            stderr: None,
-            stdout: None,
-        }
-    }
-}
-
-/// How an oracle run is bounded and stopped.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct OracleOptions {
-    /// How long one run may take before it is stopped.
-    pub timeout: Duration,
-    /// How long a command has between SIGTERM and SIGKILL.
-    pub kill_grace: Duration,
-    /// How many bytes a command may print on stdout before it is stopped.
-    pub max_output: u64,
-}
-
-/// The grace between SIGTERM and SIGKILL unless `--kill-grace` says.
-pub const DEFAULT_KILL_GRACE: Duration = Duration::from_secs(2);
-
-/// `fuzz`'s `--max-output` unless set: a batch of 1000 generated cases
-/// prints about 250 KB (measured: at most 264 KB over `--seed 1 --count
-/// 5000`), so this leaves room for batches a thousand times larger and
-/// still bounds what one oracle run can cost.
-pub const FUZZ_MAX_OUTPUT: u64 = 256 << 20;
-
-/// The least `--max-output` of `run` and `bless` unless set: a corpus of
-/// small files still allows a port that prints far more than the goldens.
-pub const MIN_CORPUS_MAX_OUTPUT: u64 = 64 << 20;
-
-/// `run` and `bless` allow this many times the corpus's largest file.
-pub const CORPUS_OUTPUT_FACTOR: u64 = 16;
-
-impl OracleOptions {
-    /// A timeout with the default grace and the given cap.
-    pub fn new(timeout: Duration, max_output: u64) -> Self {
-        OracleOptions {
-            timeout,
-            kill_grace: DEFAULT_KILL_GRACE,
-            max_output,
-        }
-    }
-}
-
-/// The default `--max-output` of `run` and `bless`: [`CORPUS_OUTPUT_FACTOR`]
-/// times the largest case file or golden under these directories, at
-/// least [`MIN_CORPUS_MAX_OUTPUT`]. A result array is about as large as
-/// its golden (a new corpus has none yet, hence the case files too), so
-/// the cap only ever stops an oracle that floods its output. Entries that
-/// cannot be read count as empty: the corpus reports them itself.
-pub fn corpus_max_output(dirs: &[&Path]) -> u64 {
-    let largest = dirs
-        .iter()
-        .flat_map(|dir| walkdir::WalkDir::new(dir).into_iter().flatten())
-        .filter(|entry| entry.file_type().is_file())
-        .filter_map(|entry| entry.metadata().ok())
-        .map(|metadata| metadata.len())
-        .max()
-        .unwrap_or(0);
-    largest
-        .saturating_mul(CORPUS_OUTPUT_FACTOR)
-        .max(MIN_CORPUS_MAX_OUTPUT)
 }
 
 /// An oracle's stdout on disk: see [`Oracle::run_streamed`].

@@ -2,7 +2,7 @@
 //! already masked (secrets) and cut (sizes bounded), so that renderers
 //! never see raw secrets and never compare anything again.
 //!
-//! [`build`] makes records from comparisons; [`signature`] names the
+//! [`build`] makes records from comparisons; [`signature`](crate::judge::signature) names the
 //! kind of a failure, for grouping. A record's JSON form is the case
 //! object of the JSON report, written and read back by
 //! [`report::json::case`](crate::report::json::case): spools,

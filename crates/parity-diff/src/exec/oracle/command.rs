@@ -14,11 +14,12 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
+use super::failure::{FailureKind, OracleFailure};
 use super::groups::{self, SpawnError};
 use super::leaks::{self, Leak};
+use super::options::OracleOptions;
 use super::results;
-use super::spooled::{check_file, Counted};
-use super::{FailureKind, OracleFailure, OracleOptions};
+use super::spooled::{check_file, Captured, Counted};
 use crate::base::size::format_size;
 
 /// How much of an oracle's stderr a report keeps: the end of it.
@@ -44,16 +45,6 @@ pub enum Input<'a> {
     /// Bytes in memory, written by a thread of ours.
     Bytes(&'a [u8]),
     /// A file, read by the oracle itself.
-    File(File),
-}
-
-/// Where the oracle's stdout goes: into memory, or into a file (an
-/// anonymous temporary one), so that a large output costs disk.
-#[derive(Debug)]
-pub enum Captured {
-    /// In memory.
-    Memory(Vec<u8>),
-    /// In this file, from its start.
     File(File),
 }
 

@@ -14,7 +14,7 @@ use std::ops::Range;
 
 use serde_json::value::RawValue;
 
-use super::{FailureKind, OracleFailure};
+use super::failure::{FailureKind, OracleFailure};
 use crate::judge::scan::{self, Mode, ReadError};
 
 /// One element of an output: where it stands, or why it is not a result.

@@ -6,11 +6,20 @@
 use std::fs::File;
 use std::io::{self, BufReader, Read, Seek};
 
-use super::command::Captured;
+use super::failure::OracleFailure;
 use super::results;
-use super::OracleFailure;
 use crate::judge::framing::{self, FramingCheck};
 use crate::judge::scan::{ElementReader, Mode, ReadError};
+
+/// Where the oracle's stdout goes: into memory, or into a file (an
+/// anonymous temporary one), so that a large output costs disk.
+#[derive(Debug)]
+pub enum Captured {
+    /// In memory.
+    Memory(Vec<u8>),
+    /// In this file, from its start.
+    File(File),
+}
 
 /// An output spooled to a file, read through: its counts, or why it is
 /// no result array, with its first bytes and its length.

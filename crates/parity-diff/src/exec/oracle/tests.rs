@@ -3,7 +3,7 @@
 
 use super::command::STDERR_KEPT;
 use super::*;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 fn options(timeout_ms: u64) -> OracleOptions {
     OracleOptions::new(Duration::from_millis(timeout_ms), FUZZ_MAX_OUTPUT)
