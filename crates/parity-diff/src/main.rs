@@ -11,7 +11,7 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser};
 use parity_diff::base::outside;
-use parity_diff::command::arrays::{compare_command, CompareArgs, InputError};
+use parity_diff::command::compare::{compare_command, CompareArgs, InputError};
 use parity_diff::command::delta::{delta_command, DeltaArgs};
 use parity_diff::command::init::{init_command, InitArgs};
 use parity_diff::command::merge::{merge_command, MergeArgs};

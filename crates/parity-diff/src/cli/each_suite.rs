@@ -6,9 +6,9 @@
 
 use std::io::Write;
 
+use parity_diff::base::error::InputError;
 use parity_diff::base::outside;
 use parity_diff::command::accept::{accept_command, AcceptArgs};
-use parity_diff::command::arrays::InputError;
 use parity_diff::command::bless::{bless_command, BlessArgs};
 use parity_diff::corpus::config::Suite;
 use parity_diff::report::Format;

@@ -7,9 +7,9 @@ use std::time::Duration;
 
 use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
+use parity_diff::base::error::InputError;
 use parity_diff::base::glob::Glob;
 use parity_diff::base::size::parse_size;
-use parity_diff::command::arrays::InputError;
 use parity_diff::command::rerun::{Rerun, Scope};
 use parity_diff::corpus::config::{self, Framing, Suite};
 use parity_diff::corpus::{Corpus, Shard};

@@ -16,7 +16,6 @@ use std::ops::ControlFlow;
 
 use crate::base::error::InputError;
 use crate::base::redact::Secrets;
-use crate::command::arrays;
 use crate::corpus::cases::CaseFile;
 use crate::corpus::{Corpus, Entry};
 use crate::exec::execute::{execute, Execution};
@@ -27,6 +26,7 @@ use crate::exec::oracle::{
 use crate::exec::pool;
 use crate::exec::repeat;
 use crate::judge::golden::{format_golden, split_elements};
+use crate::judge::input;
 use crate::record::build::label;
 use crate::report::formats::{self, Command, Renderer};
 use crate::report::render::Render;
@@ -282,7 +282,7 @@ fn bless_noting(entry: &Entry, args: &BlessArgs, leaks: &LeakLog) -> Blessed {
             None,
         );
     }
-    let cases = match arrays::read_file("case file", &entry.case_path) {
+    let cases = match input::read_file("case file", &entry.case_path) {
         Ok(bytes) => CaseFile::read(&entry.name, bytes),
         Err(failure) => return error(failure.message, None),
     };

@@ -38,8 +38,8 @@ use crate::exec::pool;
 use crate::exec::stream;
 use crate::exec::stream::live::{self, Judged};
 use crate::exec::stream::run::report_large;
+pub use crate::exec::verdicts::LedgerUse;
 use crate::judge::framing::Framing;
-pub use crate::judge::LedgerUse;
 use crate::report::{
     Consumer, ExtraReport, FileInfo, Format, KnownOps, Problem, ReportOptions, Reports, RunInfo,
     Totals,

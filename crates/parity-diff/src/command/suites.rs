@@ -10,7 +10,7 @@ use std::io::Write;
 
 use crate::base::error::InputError;
 use crate::command::run::{self, RunArgs};
-use crate::judge::LedgerUse;
+use crate::exec::verdicts::LedgerUse;
 use crate::report::{ReportOptions, RunInfo, Sink, Totals};
 
 /// One suite of a run: its name and what `run` does with it (whose

@@ -15,7 +15,6 @@ use std::io;
 use std::ops::Range;
 
 use crate::base::redact::Secrets;
-use crate::command::arrays;
 use crate::corpus::cases::{Case, CaseFile};
 use crate::corpus::identity::path_text;
 use crate::corpus::plan::Selection;
@@ -23,13 +22,14 @@ use crate::corpus::Entry as FileEntry;
 use crate::exec::bisect::Together;
 use crate::exec::execute::{execute, spans_in, Execution};
 use crate::exec::oracle::{FailureKind, OracleFailure};
-use crate::exec::repeat::{self, Rerun, Reruns};
-use crate::judge::compare::Judging;
-use crate::judge::framing::{describe, odd_gaps, Framing};
-use crate::judge::pairing::{
+use crate::exec::pairing::{
     pair, write_selected, Held, HeldCases, HeldOutcomes, HeldResults, Rule, Slot,
 };
-use crate::judge::{compare_case, Pair};
+use crate::exec::repeat::{self, Rerun, Reruns};
+use crate::exec::verdicts::{compare_case, Pair};
+use crate::judge::compare::Judging;
+use crate::judge::framing::{describe, odd_gaps, Framing};
+use crate::judge::input;
 use crate::ledger::rules::decide_framing;
 use crate::ledger::Ledger;
 use crate::record::{build, unstable};
@@ -92,7 +92,7 @@ pub fn run_ready(
     (repeat, known): (usize, Option<&KnownCrashes>),
 ) -> FileRun {
     let golden_name = path_text(&entry.golden_path);
-    let golden_spans = match arrays::elements("golden", &golden_name, golden) {
+    let golden_spans = match input::elements("golden", &golden_name, golden) {
         Ok(elements) => spans_in(golden, &elements),
         Err(failure) => return FileRun::BadGolden(failure.message),
     };

@@ -12,6 +12,8 @@ pub mod execute;
 pub mod file_run;
 pub mod known_crash;
 pub mod oracle;
+pub mod pairing;
 pub mod pool;
 pub mod repeat;
 pub mod stream;
+pub mod verdicts;

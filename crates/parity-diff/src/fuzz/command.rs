@@ -14,7 +14,7 @@ use super::source::{generator_command, CaseSource};
 use crate::base::error::InputError;
 use crate::base::outside;
 use crate::exec::oracle::{Oracle, OracleFailure, OracleOptions};
-use crate::judge::LedgerUse;
+use crate::exec::verdicts::LedgerUse;
 use crate::report::formats::{self, Command, Renderer};
 use crate::report::render::Render;
 use crate::report::Format;

@@ -7,7 +7,7 @@ use std::io::{self, Write};
 
 use super::{unchanged, Change, Errors};
 use crate::base::outside;
-use crate::judge::LedgerUse;
+use crate::exec::verdicts::LedgerUse;
 use crate::ledger::rules::Match;
 use crate::ledger::Entry;
 use crate::report::render::{Render, Report};

@@ -6,7 +6,6 @@
 use std::sync::Arc;
 
 use super::RunArgs;
-use crate::command::arrays;
 use crate::corpus::cases::CaseFile;
 use crate::corpus::identity::path_text;
 use crate::corpus::op_runs::OpRuns;
@@ -19,7 +18,8 @@ use crate::exec::oracle::{LeakLog, Streamed};
 use crate::exec::stream;
 use crate::exec::stream::live::{self, Live};
 use crate::exec::stream::run::{run_large, Large};
-use crate::judge::LedgerUse;
+use crate::exec::verdicts::LedgerUse;
+use crate::judge::input;
 use crate::report::Problem;
 
 pub(super) fn error(message: impl Into<String>, skipped: usize) -> Problem {
@@ -134,11 +134,11 @@ pub(super) fn run_again(
     leaks: &LeakLog,
 ) -> Ran {
     let oracle = |batch: &[u8]| args.oracle.run_noting(batch, args.limits, leaks);
-    let cases = match arrays::read_file("case file", &entry.case_path) {
+    let cases = match input::read_file("case file", &entry.case_path) {
         Ok(bytes) => CaseFile::read(&entry.name, bytes),
         Err(failure) => return Ran::Memory(FileRun::BadGolden(failure.message)),
     };
-    let golden = match arrays::read_file("golden", &entry.golden_path) {
+    let golden = match input::read_file("golden", &entry.golden_path) {
         Ok(bytes) => bytes,
         Err(failure) => return Ran::Memory(FileRun::BadGolden(failure.message)),
     };
@@ -204,7 +204,7 @@ pub(super) fn prepare(
         None if large => stream::run::survey(entry, part, wanted, ledger.as_deref_mut())
             .map(Read::Large)
             .map_err(|failure| failure.message),
-        None => arrays::read_file("case file", &entry.case_path)
+        None => input::read_file("case file", &entry.case_path)
             .map(|bytes| Read::Memory(CaseFile::read(&entry.name, bytes)))
             .map_err(|failure| failure.message),
     };
@@ -251,7 +251,7 @@ pub(super) fn prepare(
         return Prepared::Problem(problem);
     }
     match read {
-        Read::Memory(file) => match arrays::read_file("golden", &entry.golden_path) {
+        Read::Memory(file) => match input::read_file("golden", &entry.golden_path) {
             Ok(golden) => Prepared::Ready(file, selection, golden),
             Err(failure) => Prepared::Problem(error(failure.message, 0)),
         },

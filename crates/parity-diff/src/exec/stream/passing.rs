@@ -2,7 +2,7 @@
 //! (issue 23): when a large file's results turn out to be its golden's
 //! very bytes, every case is identical, and a report that lists no
 //! passing case only counts each one under its op ([`Consumer::counted`],
-//! as [`compare_case`](crate::judge::compare_case) would). What a report
+//! as [`compare_case`](crate::exec::verdicts::compare_case) would). What a report
 //! makes of counted cases is a sum per op and row, whatever their order,
 //! so [`PassingCounts`] holds one count per op and row, and hands each on
 //! in one call: a million cases of ten ops cost ten.

@@ -23,7 +23,6 @@ use std::sync::Arc;
 
 use super::cases::CaseReader;
 use crate::base::error::InputError;
-use crate::command::arrays;
 use crate::corpus::cases::Duplicates;
 use crate::corpus::op_runs::OpRuns;
 use crate::corpus::plan::{self, Part, Selection};
@@ -31,14 +30,15 @@ use crate::corpus::wanted::FileWanted;
 use crate::corpus::Entry as FileEntry;
 use crate::exec::file_run::{self, judge_slot};
 use crate::exec::oracle::{LeakLog, Oracle, OracleOptions, Streamed, Watch};
-use crate::judge::compare::Judging;
-use crate::judge::framing::Framing;
-use crate::judge::pairing::{
+use crate::exec::pairing::{
     pair, write_selected, HeldCases, Slot, Streamed as StreamedElements, StreamedCases,
     StreamedResults,
 };
+use crate::exec::verdicts::LedgerUse;
+use crate::judge::compare::Judging;
+use crate::judge::framing::Framing;
+use crate::judge::input;
 use crate::judge::scan::{Element, ElementReader, Lines, Mode, ReadError};
-use crate::judge::LedgerUse;
 use crate::ledger::Ledger;
 use crate::report::Consumer;
 
@@ -106,7 +106,7 @@ pub fn survey(
     wanted: FileWanted<'_>,
     mut ledger: Option<&mut LedgerUse>,
 ) -> Result<Survey, InputError> {
-    let source = arrays::open_file("case file", &entry.case_path)?;
+    let source = input::open_file("case file", &entry.case_path)?;
     let mut cases = CaseReader::new(&entry.name, source);
     let mut duplicates = ledger.as_ref().map(|_| Duplicates::default());
     let mut by_op = Vec::new();
@@ -177,12 +177,12 @@ pub fn golden_elements(
     entry: &FileEntry,
     mut each: impl FnMut(Element<'_>),
 ) -> Result<usize, InputError> {
-    let golden = arrays::open_file("golden", &entry.golden_path)?;
+    let golden = input::open_file("golden", &entry.golden_path)?;
     // No caller needs an element's line; an error's is counted.
     let mut elements =
         ElementReader::new(golden, Mode::Strict { validate: true }).counting(Lines::ForErrors);
     let failed =
-        |error| arrays::stream_error("golden", &entry.golden_path.display().to_string(), error);
+        |error| input::stream_error("golden", &entry.golden_path.display().to_string(), error);
     while let Some(element) = elements.next_element().map_err(failed)? {
         each(element);
     }
@@ -282,7 +282,7 @@ pub fn report_large<C: Consumer>(
     let opened = |failure: InputError| io::Error::other(failure.message);
     let checked = Mode::Strict { validate: false };
     let mut golden = ElementReader::new(
-        arrays::open_file("golden", &entry.golden_path).map_err(opened)?,
+        input::open_file("golden", &entry.golden_path).map_err(opened)?,
         checked,
     );
     // Results that are not JSON make the array no JSON array: it is read
@@ -308,7 +308,7 @@ pub fn report_large<C: Consumer>(
             judge,
         );
     }
-    let source = arrays::open_file("case file", &entry.case_path).map_err(opened)?;
+    let source = input::open_file("case file", &entry.case_path).map_err(opened)?;
     let mut cases = CaseReader::new(file, source);
     let mut cases = StreamedCases {
         reader: &mut cases,
