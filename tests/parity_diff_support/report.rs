@@ -14,9 +14,9 @@ use parity_diff::report::Tally;
 #[allow(unused_imports)]
 pub use parity_diff::corpus::identity::{CaseId, CaseKey};
 #[allow(unused_imports)]
-pub use parity_diff::record::{CaseRecord, CaseState, EntryState, VerdictKind};
-#[allow(unused_imports)]
 pub use parity_diff::report::json::Version;
+#[allow(unused_imports)]
+pub use parity_diff::report::record::{CaseRecord, CaseState, EntryState, VerdictKind};
 #[allow(unused_imports)]
 pub use parity_diff::report::{Problem, Totals};
 

@@ -1,7 +1,7 @@
 //! `parity-diff progress`: the progress file written from a run (or a
 //! JSON report) or checked against it (`--check`), or its history in
 //! git (`--history`) as a table, Markdown or an HTML chart. The work is
-//! the library's [`parity_diff::progress`]; this settles the file's
+//! the library's [`parity_diff::command::progress`]; this settles the file's
 //! place, the suites and their runs, as `run` does.
 
 use std::collections::{HashMap, HashSet};
@@ -11,11 +11,11 @@ use std::path::{Path, PathBuf};
 use clap::{Args, ValueEnum};
 use parity_diff::base::error::InputError;
 use parity_diff::base::outside;
+use parity_diff::command::progress::history::{self, By};
+use parity_diff::command::progress::tally::{self, SuiteEntries, Tally};
+use parity_diff::command::progress::{chart, file, git, moved, Progress, NO_SUITE};
 use parity_diff::command::run::{run_corpus, LedgerUse};
 use parity_diff::ledger::Ledger;
-use parity_diff::progress::history::{self, By};
-use parity_diff::progress::tally::{self, SuiteEntries, Tally};
-use parity_diff::progress::{chart, file, git, moved, Progress, NO_SUITE};
 use parity_diff::report::Format;
 
 use crate::cli::flags::{CorpusFlags, LedgerFlags, OracleFlags, ReportFlags, VerdictFlags};

@@ -321,7 +321,7 @@ impl Project {
             (Some(path), _) => (self.given(path), Origin::Flag("--file")),
             (None, Some(path)) => (self.configured(path), Origin::Key("progress")),
             (None, None) => (
-                PathBuf::from(parity_diff::progress::FILE_NAME),
+                PathBuf::from(parity_diff::command::progress::FILE_NAME),
                 Origin::Default("progress"),
             ),
         };

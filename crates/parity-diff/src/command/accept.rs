@@ -22,8 +22,8 @@ use crate::judge::signature::mask_variable;
 use crate::ledger::lock::LedgerLock;
 use crate::ledger::rules::{Form, Match, Rule, RuleFinding};
 use crate::ledger::Entry;
-use crate::record::{CaseRecord, CaseState, EntryState};
 use crate::report::formats::{self, Command, Renderer};
+use crate::report::record::{CaseRecord, CaseState, EntryState};
 use crate::report::render::Render;
 use crate::report::{
     Consumer, FileInfo, Format, LedgerChanges, Problem, ReportOptions, RunInfo, Sink,

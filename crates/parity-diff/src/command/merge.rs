@@ -26,8 +26,8 @@ use crate::base::error::InputError;
 use crate::base::outside;
 use crate::corpus::identity::CaseId;
 use crate::ledger::rules::{whole_run_findings, RuleFinding};
-use crate::record::{CaseRecord, VerdictKind};
 use crate::report::json::{FileHead, Item, ReportHead, ReportReader};
+use crate::report::record::{CaseRecord, VerdictKind};
 use crate::report::{
     Consumer, ExtraReport, FileInfo, Problem, ReportOptions, Reports, RunInfo, Totals,
 };

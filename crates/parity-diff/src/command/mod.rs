@@ -11,6 +11,7 @@ pub mod compare;
 pub mod delta;
 pub mod init;
 pub mod merge;
+pub mod progress;
 pub mod report;
 pub mod rerun;
 pub mod review;

@@ -27,8 +27,8 @@ use std::path::Path;
 
 use crate::base::error::InputError;
 pub use crate::corpus::rerun::{FileRerun, RerunCount, RerunFiles};
-use crate::record::{CaseRecord, CaseState, VerdictKind};
 use crate::report::json::{Item, ReportReader};
+use crate::report::record::{CaseRecord, CaseState, VerdictKind};
 use crate::report::Problem;
 
 /// One row of [`TAKEN`].

@@ -32,8 +32,8 @@ use crate::judge::framing::{describe, odd_gaps, Framing};
 use crate::judge::input;
 use crate::ledger::rules::decide_framing;
 use crate::ledger::Ledger;
-use crate::record::{build, unstable};
-use crate::record::{CaseRecord, CaseState, VerdictKind};
+use crate::report::record::{build, unstable};
+use crate::report::record::{CaseRecord, CaseState, VerdictKind};
 use crate::report::{Consumer, Problem};
 
 /// How much of the oracle's stderr a case's record keeps: its end.

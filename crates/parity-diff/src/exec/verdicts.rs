@@ -15,8 +15,8 @@ use crate::corpus::identity::{position_id, CaseId};
 use crate::judge::compare::{compare_elements_as, Comparison, Judging, Verdict};
 use crate::ledger::rules::{RuleFinding, RuleProblem};
 use crate::ledger::{Entry, Ledger};
-use crate::record::build::{self, Compared};
-use crate::record::CaseState;
+use crate::report::record::build::{self, Compared};
+use crate::report::record::CaseState;
 use crate::report::{Consumer, LedgerInfo};
 
 /// A ledger in use, and what a run learns about its entries.

@@ -13,8 +13,8 @@ use crate::judge::compare::compare_elements;
 use crate::judge::signature::DEFAULT_ERRORS;
 use crate::ledger::rules::{Form, Match};
 use crate::ledger::Ledger;
-use crate::record::weigh::{form_of, paths_of, weigh, Case};
-use crate::record::{CaseState, VerdictKind};
+use crate::report::record::weigh::{form_of, paths_of, weigh, Case};
+use crate::report::record::{CaseState, VerdictKind};
 
 use super::outcome::Outcome;
 

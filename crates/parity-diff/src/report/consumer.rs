@@ -7,7 +7,7 @@ use std::io::{self, Write};
 use super::{key_of, CaseState, FileInfo, Problem, RecordPart, Sink};
 use crate::ledger::rules::RuleFinding;
 use crate::ledger::Entry;
-use crate::record::CaseRecord;
+use crate::report::record::CaseRecord;
 
 /// Whatever takes a run's records: a report, or `accept` watching one.
 pub trait Consumer {

@@ -10,7 +10,7 @@ use crate::judge::first_difference::{self, FirstDifference};
 use crate::judge::pointer;
 use crate::judge::raw::RawTree;
 use crate::judge::textdiff::{self, Line, LineKind};
-use crate::record::{CaseRecord, CaseState, EntryRef, EntryState, PathRecord, VerdictKind};
+use crate::report::record::{CaseRecord, CaseState, EntryRef, EntryState, PathRecord, VerdictKind};
 use js_exact::{self as js, Value};
 use std::borrow::Cow;
 
@@ -265,7 +265,7 @@ pub fn plain(lines: &[Line]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::example::Example;
+    use crate::report::record::example::Example;
 
     fn detail(case: &str, golden: &str, actual: &str) -> String {
         let example = Example {
@@ -337,7 +337,7 @@ mod tests {
     #[test]
     fn oracle_failures_show_their_stderr() {
         let cases = crate::corpus::cases::CaseFile::read("f.json", b"[{\"op\":\"x\"}]".to_vec());
-        let mut failed = crate::record::build::oracle_failure(
+        let mut failed = crate::report::record::build::oracle_failure(
             "f.json",
             &cases,
             0,

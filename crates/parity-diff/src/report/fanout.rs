@@ -15,7 +15,7 @@ use super::{
 use crate::base::error::InputError;
 use crate::ledger::rules::RuleFinding;
 use crate::ledger::Entry;
-use crate::record::CaseRecord;
+use crate::report::record::CaseRecord;
 
 /// One `--report FORMAT=PATH`.
 #[derive(Debug, Clone, PartialEq, Eq)]

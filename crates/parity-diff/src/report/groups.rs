@@ -18,7 +18,7 @@ use super::json::case::{
 };
 use super::spool::Spool;
 use crate::corpus::identity::CaseId;
-use crate::record::{CaseRecord, Signature};
+use crate::report::record::{CaseRecord, Signature};
 use js_exact::{self as js, TextMode};
 
 /// How many of a group's cases a report shows in full.
@@ -298,7 +298,7 @@ impl Group {
 mod tests {
     use super::*;
     use crate::corpus::identity::CaseKey;
-    use crate::record::{CaseState, VerdictKind};
+    use crate::report::record::{CaseState, VerdictKind};
 
     fn failing(name: &str, signature: &str) -> CaseRecord {
         CaseRecord {

@@ -22,7 +22,7 @@ use crate::corpus::identity::CaseId;
 use crate::judge::signature::op_display;
 use crate::judge::textdiff::LineKind;
 use crate::ledger::rules::RuleProblem;
-use crate::record::{CaseRecord, CaseState, VerdictKind};
+use crate::report::record::{CaseRecord, CaseState, VerdictKind};
 
 const RESET: &str = "\x1b[0m";
 const BOLD: &str = "\x1b[1m";

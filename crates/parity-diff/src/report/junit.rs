@@ -27,7 +27,7 @@ use super::LedgerChanges;
 use super::{detail, Aggregates, FileInfo, Needs, Problem, RecordFormat, RecordHandlers, Tally};
 use crate::base::outside;
 use crate::judge::signature::op_display;
-use crate::record::{CaseRecord, CaseState};
+use crate::report::record::{CaseRecord, CaseState};
 
 /// How many diff lines a failure's text keeps.
 const DIFF_LINES: usize = 60;

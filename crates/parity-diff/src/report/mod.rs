@@ -27,6 +27,7 @@ mod known_ops;
 pub mod markdown;
 mod narrow;
 mod op_key;
+pub mod record;
 pub mod records;
 pub mod render;
 pub mod spool;
@@ -39,7 +40,6 @@ use std::io::{self, Write};
 
 use super::ledger::rules::RuleFinding;
 use super::ledger::Entry;
-use super::record::{CaseRecord, CaseState, EntryRef};
 pub use consumer::Consumer;
 pub use fanout::{ExtraReport, Reports};
 pub use formats::Format;
@@ -47,6 +47,7 @@ use groups::Groups;
 pub use json::{CorpusInfo, LedgerChanges, LedgerInfo, RunInfo, ShardInfo};
 pub use known_ops::KnownOps;
 pub use op_key::{is_row_marker, key_of, op_key, NO_OP, UNKNOWN_OP};
+use record::{CaseRecord, CaseState, EntryRef};
 pub use records::{Needs, RecordEnd, RecordFormat, RecordHandlers, RecordPart, Records};
 pub use render::Render;
 

@@ -7,14 +7,14 @@
 //! (`--report FORMAT=PATH`), or a saved JSON report is rendered again
 //! (`parity-diff report`), the records come as the widest of them needs
 //! (the JSON report's: everything), and each other format is handed
-//! them as [`record::build`](crate::record::build) would have made them
+//! them as [`record::build`](crate::report::record::build) would have made them
 //! for it alone, so that its output is byte for byte the one a run in
 //! that format alone writes.
 
 use std::io::{self, Write};
 
 use super::{Consumer, Sink};
-use crate::record::{CaseRecord, CaseState, VerdictKind};
+use crate::report::record::{CaseRecord, CaseState, VerdictKind};
 
 impl<W: Write> Sink<W> {
     /// Takes a record made for a report that needs as much as this one

@@ -1,7 +1,7 @@
 //! The per-op key every per-op table and filter counts a case under: its
 //! op, or a row that stands for no one op.
 
-use crate::record::CaseRecord;
+use crate::report::record::CaseRecord;
 
 /// The key of the cases without a string op in per-op counts.
 pub const NO_OP: &str = "(no op)";

@@ -9,9 +9,9 @@ use crate::corpus::cases::CaseFile;
 use crate::corpus::identity::{CaseId, CaseKey};
 use crate::judge::compare::compare_elements;
 use crate::ledger::rules::{Match, Rule, RuleFinding, RuleOps, RuleProblem};
-use crate::record::build::{oracle_failure, record, Compared, Needs};
-use crate::record::example::Example;
-use crate::record::{EntryRef, EntryState, VerdictKind};
+use crate::report::record::build::{oracle_failure, record, Compared, Needs};
+use crate::report::record::example::Example;
+use crate::report::record::{EntryRef, EntryState, VerdictKind};
 use js_exact::{self as js, TextMode};
 
 /// Workflow commands, terminal escapes (a title, a clear, an OSC 8 link),

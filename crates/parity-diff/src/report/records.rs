@@ -7,7 +7,7 @@ use std::io::{self, Write};
 
 use super::render::{self, Render};
 use super::{Aggregates, FileInfo, LedgerChanges, Problem, Tally};
-use crate::record::CaseRecord;
+use crate::report::record::CaseRecord;
 
 /// The report of `compare`, `run`, `accept` and `merge`: one record per
 /// case, file by file, then the aggregates. Its formats are [`Render`]s

@@ -8,7 +8,7 @@ use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom, Write};
 
 use super::json::case::{read_case, write_case};
-use crate::record::CaseRecord;
+use crate::report::record::CaseRecord;
 use js_exact::{self as js, TextMode};
 
 /// Past this many bytes in memory, a spool moves to disk.

@@ -9,7 +9,7 @@ use crate::base::outside;
 use crate::corpus::identity::CaseId;
 use crate::ledger::rules::{Form, Match, Rule, RuleFinding, RuleOps};
 use crate::ledger::{Entry, Ledger};
-use crate::record::{CaseRecord, CaseState, EntryState};
+use crate::report::record::{CaseRecord, CaseState, EntryState};
 
 /// A change to the ledger.
 #[derive(Debug, Clone, PartialEq, Eq)]

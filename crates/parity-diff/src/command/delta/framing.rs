@@ -87,7 +87,7 @@ pub fn changes(base: &Framings, head: &Framings) -> Vec<(Kind, Change)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::CaseState;
+    use crate::report::record::CaseState;
 
     fn framing(state: CaseState, found: &str) -> Problem {
         Problem::Framing {

@@ -21,9 +21,9 @@ use std::path::{Path, PathBuf};
 
 use crate::base::error::InputError;
 use crate::corpus::identity::{fnv1a, CaseId, CaseKey};
-use crate::record::{CaseRecord, CaseState};
 use crate::report::formats::{self, Command, Renderer};
 use crate::report::json::{Item, ReportReader};
+use crate::report::record::{CaseRecord, CaseState};
 use crate::report::render::Render;
 use crate::report::spool::Spool;
 use crate::report::Format;

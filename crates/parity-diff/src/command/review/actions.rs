@@ -13,7 +13,7 @@ use crate::command::accept::edits::{self, Change};
 use crate::ledger::lock::LedgerLock;
 use crate::ledger::rules::{Rule, RuleFinding};
 use crate::ledger::Ledger;
-use crate::record::EntryState;
+use crate::report::record::EntryState;
 
 use super::queue::Item;
 

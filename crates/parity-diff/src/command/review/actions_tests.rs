@@ -2,7 +2,7 @@ use super::super::queue::tests::record;
 use super::super::queue::{Builder, Decided, Queue};
 use super::*;
 use crate::ledger::rules::Form;
-use crate::record::{CaseRecord, CaseState, VerdictKind};
+use crate::report::record::{CaseRecord, CaseState, VerdictKind};
 
 /// Each record's item, in review order.
 fn items(records: &[CaseRecord]) -> Vec<Item> {

@@ -12,8 +12,8 @@ use crate::base::redact::MASK;
 use crate::command::run::{run_corpus, LedgerUse, RunArgs};
 use crate::ledger::rules::{Form, RuleFinding};
 use crate::ledger::Entry;
-use crate::record::{CaseRecord, CaseState, VerdictKind};
 use crate::report::json::{Item as ReportItem, ReportReader};
+use crate::report::record::{CaseRecord, CaseState, VerdictKind};
 use crate::report::{op_key, Consumer, FileInfo, Problem};
 
 use super::queue::{Builder, Queue};

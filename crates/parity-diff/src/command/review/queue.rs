@@ -12,7 +12,7 @@ use crate::command::accept::edits::Divergence;
 use crate::corpus::identity::CaseId;
 use crate::ledger::rules::RuleFinding;
 use crate::ledger::Entry;
-use crate::record::{CaseRecord, CaseState, Signature};
+use crate::report::record::{CaseRecord, CaseState, Signature};
 use crate::report::spool::Spool;
 
 /// One case of an item, its record in the [`Records`] store.

@@ -1,7 +1,7 @@
 use super::*;
 use crate::corpus::identity::CaseKey;
 use crate::ledger::rules::{Match, Rule, RuleOps, RuleProblem};
-use crate::record::{EntryState, VerdictKind};
+use crate::report::record::{EntryState, VerdictKind};
 
 /// A failing record of `op`, in state `state`, named `name`, whose
 /// signature says `what`.

@@ -11,8 +11,8 @@ use crate::base::columns;
 use crate::base::outside;
 use crate::judge::pointer;
 use crate::judge::textdiff::{self, LineKind};
-use crate::record::{CaseRecord, VerdictKind};
 use crate::report::detail;
+use crate::report::record::{CaseRecord, VerdictKind};
 
 use super::queue::Item;
 use super::session::{Session, Tone};

@@ -2,8 +2,8 @@ use super::*;
 use crate::command::review::prompt::Key;
 use crate::command::review::queue::tests::record;
 use crate::command::review::queue::Builder;
-use crate::record::example::Example;
-use crate::record::CaseState;
+use crate::report::record::example::Example;
+use crate::report::record::CaseState;
 
 /// The screen as text, a line a row.
 fn text(rows: &[Row]) -> String {

@@ -1,7 +1,7 @@
 use super::*;
 use crate::command::review::queue::tests::record;
 use crate::command::review::queue::Builder;
-use crate::record::CaseState;
+use crate::report::record::CaseState;
 
 /// Two new groups (sum: 2 cases, max: 1) and a stale case.
 fn session(dir: &std::path::Path) -> Session {

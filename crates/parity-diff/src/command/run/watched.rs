@@ -8,7 +8,7 @@ use crate::corpus::identity::CaseId;
 use crate::exec::oracle::{leak_warnings, Leak};
 use crate::ledger::rules::RuleFinding;
 use crate::ledger::Entry;
-use crate::record::{CaseRecord, CaseState};
+use crate::report::record::{CaseRecord, CaseState};
 use crate::report::{Consumer, FileInfo, KnownOps, Problem};
 
 /// A consumer that notes which ledger entries met their case: every

@@ -34,7 +34,7 @@ use crate::corpus::Entry as FileEntry;
 use crate::exec::oracle::{check_spooled, Leak, LeakLog, Oracle, OracleOptions, Streamed};
 use crate::judge::scan::Element;
 use crate::ledger::Ledger;
-use crate::record::build::is_unknown_op;
+use crate::report::record::build::is_unknown_op;
 use crate::report::Consumer;
 
 /// What a large file's run came to: its output, read through and

@@ -10,7 +10,7 @@
 use std::io;
 
 use crate::corpus::op_runs::OpRuns;
-use crate::record::CaseState;
+use crate::report::record::CaseState;
 use crate::report::Consumer;
 
 /// Cases that pass, counted per op and row.

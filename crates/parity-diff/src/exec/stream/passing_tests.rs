@@ -3,7 +3,7 @@ use std::collections::BTreeMap;
 use super::*;
 use crate::ledger::rules::RuleFinding;
 use crate::ledger::Entry;
-use crate::record::CaseRecord;
+use crate::report::record::CaseRecord;
 use crate::report::{FileInfo, Problem};
 
 /// A consumer that writes down what it is counted, call by call.

@@ -11,8 +11,8 @@ use std::fmt::Write as _;
 
 use super::page::op_shown;
 use super::{esc, Html};
-use crate::record::{CaseRecord, CaseState, EntryState};
 use crate::report::human::cases;
+use crate::report::record::{CaseRecord, CaseState, EntryState};
 
 /// How many triaged cases the page lists.
 pub const TRIAGED_LISTED: usize = 500;

@@ -8,8 +8,8 @@ use super::page::state_class;
 use super::pane::{self, PaneLine, Shown};
 use super::{esc, esc_json, Brief};
 use crate::judge::pointer;
-use crate::record::{CaseRecord, VerdictKind};
 use crate::report::detail::{cut_first_difference, entry_text, first_difference_text, show_json};
+use crate::report::record::{CaseRecord, VerdictKind};
 use js_exact::JsString;
 
 /// A pane's lines stop here, with a fold for the rest.

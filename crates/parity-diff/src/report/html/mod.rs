@@ -31,7 +31,7 @@ use super::groups::SHOWN_IN_FULL;
 use super::kept::KeptProblems;
 use super::{Aggregates, FileInfo, Needs, Problem, RecordFormat, RecordHandlers};
 use crate::base::outside;
-use crate::record::{CaseRecord, CaseState};
+use crate::report::record::{CaseRecord, CaseState};
 use crate::report::LedgerChanges;
 
 /// The page stays under about this many bytes.

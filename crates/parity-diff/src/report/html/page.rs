@@ -18,8 +18,8 @@ use super::sections::{
 };
 use super::{esc, Brief, Html};
 use crate::judge::signature::op_display;
-use crate::record::{CaseState, VerdictKind};
 use crate::report::json::tail::ledger_changes_json;
+use crate::report::record::{CaseState, VerdictKind};
 use crate::report::LedgerChanges;
 use crate::report::{is_row_marker, Aggregates, Tally};
 
@@ -368,7 +368,7 @@ fn footer(notes: &[String]) -> String {
 
 impl Brief {
     /// A case in brief, from its record.
-    pub(super) fn of(record: &crate::record::CaseRecord) -> Self {
+    pub(super) fn of(record: &crate::report::record::CaseRecord) -> Self {
         Brief {
             op: crate::report::op_key(record).to_owned(),
             state: record.state.name(),

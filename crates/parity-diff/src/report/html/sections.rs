@@ -8,10 +8,10 @@ use std::fmt::Write as _;
 use super::page::{op_shown, state_class, words, MAX_ROWS};
 use super::Html;
 use super::{esc, esc_json, esc_lines};
-use crate::record::EntryState;
 use crate::report::detail::entry_ref_text;
 use crate::report::human::cases;
 use crate::report::json::case::read_id;
+use crate::report::record::EntryState;
 use crate::report::{Aggregates, Problem, NO_OP};
 use js_exact::{self as js, Value};
 

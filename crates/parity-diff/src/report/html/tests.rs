@@ -4,8 +4,8 @@
 use super::*;
 use crate::corpus::identity::CaseId;
 use crate::ledger::Entry;
-use crate::record::example::Example;
-use crate::record::EntryState;
+use crate::report::record::example::Example;
+use crate::report::record::EntryState;
 use crate::report::{Format, ReportOptions, RunInfo, Sink};
 
 fn failing(index: usize, case: &str, golden: &str, actual: &str) -> CaseRecord {
@@ -281,7 +281,7 @@ fn accepted(index: usize, state: EntryState) -> CaseRecord {
     let case = format!(r#"{{"name":"c{index}","op":"sum"}}"#);
     CaseRecord {
         state: CaseState::Accepted,
-        entry: Some(crate::record::EntryRef {
+        entry: Some(crate::report::record::EntryRef {
             state,
             reason: "a <bug>".into(),
         }),

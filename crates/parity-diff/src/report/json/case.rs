@@ -14,7 +14,7 @@
 use super::{size, string};
 use crate::corpus::identity::{CaseId, CaseKey};
 use crate::judge::first_difference;
-use crate::record::{
+use crate::report::record::{
     CaseRecord, CaseState, EntryRef, EntryState, PathRecord, ReasonRecord, Signature, VerdictKind,
 };
 use js_exact::{number, write_str, write_string, write_value, JsString, Object, Value};

@@ -4,7 +4,7 @@
 
 use super::case::*;
 use crate::corpus::identity::{CaseId, CaseKey};
-use crate::record::{
+use crate::report::record::{
     CaseRecord, CaseState, EntryRef, EntryState, PathRecord, ReasonRecord, Signature, VerdictKind,
 };
 use js_exact::{self as js, TextMode};

@@ -7,7 +7,7 @@ use super::case::{read_entry, write_array, write_entry, write_id_members, write_
 use super::{size, string, strings, Version};
 pub use crate::corpus::info::{CorpusInfo, ShardInfo};
 use crate::ledger::Entry;
-use crate::record::EntryRef;
+use crate::report::record::EntryRef;
 use js_exact::Value;
 
 /// The ledger a run used, as reports name it.
@@ -203,7 +203,7 @@ pub(super) fn read_ledger(value: &Value) -> Option<LedgerInfo> {
 mod tests {
     use super::*;
     use crate::corpus::identity::{CaseId, CaseKey};
-    use crate::record::EntryState;
+    use crate::report::record::EntryState;
     use js_exact::{self as js, TextMode};
 
     fn written(write: impl FnOnce(&mut Vec<u8>)) -> String {

@@ -24,7 +24,7 @@
 //!
 //! - [`head`]: what a report says before its files (the command, the
 //!   shard, the corpus, the ledger), which `merge` checks shards by.
-//! - [`case`]: the case object (a [`CaseRecord`](crate::record::CaseRecord)),
+//! - [`case`]: the case object (a [`CaseRecord`](crate::report::record::CaseRecord)),
 //!   and the identities, ledger entries and signatures other members
 //!   share.
 //! - [`tail`]: what a report says after its files (orphaned entries,

@@ -25,7 +25,7 @@ use super::{size, string, strings, GroupInfo, LedgerChanges, ReportHead, Summary
 use crate::base::error::InputError;
 use crate::ledger::rules::RuleFinding;
 use crate::ledger::Entry;
-use crate::record::{CaseRecord, CaseState};
+use crate::report::record::{CaseRecord, CaseState};
 use crate::report::{FileInfo, Problem, Tally};
 use js_exact::{JsonReader, Object, ParseError, TextMode, Value};
 

@@ -8,9 +8,9 @@ use crate::base::glob::Glob;
 use crate::corpus::identity::{CaseId, CaseKey};
 use crate::ledger::rules::{Match, Rule, RuleFinding, RuleOps, RuleProblem};
 use crate::ledger::Entry;
-use crate::record::CaseRecord;
-use crate::record::{CaseState, EntryState, Signature, VerdictKind};
 use crate::report::json::{CorpusInfo, ShardInfo};
+use crate::report::record::CaseRecord;
+use crate::report::record::{CaseState, EntryState, Signature, VerdictKind};
 use crate::report::{Consumer, Format, ReportOptions, RunInfo, Sink, Totals};
 use crate::report::{FileInfo, Problem, Tally};
 

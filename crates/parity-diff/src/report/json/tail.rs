@@ -8,8 +8,8 @@ use super::{size, string};
 use crate::corpus::identity::CaseId;
 use crate::ledger::rules::{RuleFinding, RuleProblem};
 use crate::ledger::{Entry, Ledger};
-use crate::record::EntryState;
-use crate::record::Signature;
+use crate::report::record::EntryState;
+use crate::report::record::Signature;
 use crate::report::{Tally, Totals};
 use js_exact::{Object, Value};
 

@@ -21,7 +21,7 @@ use super::tail::{
 };
 use super::LedgerChanges;
 use crate::base::outside;
-use crate::record::CaseRecord;
+use crate::report::record::CaseRecord;
 use crate::report::spool::Spool;
 use crate::report::{
     Aggregates, FileInfo, Needs, Problem, RecordFormat, RecordHandlers, RunInfo, Tally,

@@ -32,7 +32,7 @@ use super::{
     NO_OP,
 };
 use crate::base::outside;
-use crate::record::{CaseRecord, CaseState};
+use crate::report::record::{CaseRecord, CaseState};
 use text::{code, fence, Document, Part};
 
 /// How many file problems a report keeps to show; past it, only counts.

@@ -18,8 +18,8 @@ use crate::base::error::InputError;
 use crate::corpus::identity::CaseId;
 use crate::ledger::rules::RuleFinding;
 use crate::ledger::Entry;
-use crate::record::{CaseRecord, CaseState};
 use crate::report::json::{Item, ReportReader};
+use crate::report::record::{CaseRecord, CaseState};
 use crate::report::{key_of, op_key, Consumer, FileInfo, Problem};
 
 /// Where an accepted case stands: by its own entry or by a rule.
