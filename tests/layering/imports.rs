@@ -82,19 +82,48 @@ fn is_root_file(name: &str) -> bool {
     matches!(name, "lib.rs" | "main.rs")
 }
 
-/// The text without comments and without the test module at its end.
+/// The text without comments and without its inline test modules
+/// (`#[cfg(test)] mod name { … }`).
 fn code_of(text: &str) -> String {
-    let text = match text.find("#[cfg(test)]\nmod tests {") {
-        Some(at) => &text[..at],
-        None => text,
-    };
-    text.lines()
+    let code: String = text
+        .lines()
         .map(|line| match line.trim_start().starts_with("//") {
             true => "",
             false => line,
         })
         .collect::<Vec<_>>()
-        .join("\n")
+        .join("\n");
+    let mut kept = String::new();
+    let mut rest = code.as_str();
+    while let Some(at) = rest.find("#[cfg(test)]") {
+        let after = rest[at + "#[cfg(test)]".len()..].trim_start();
+        let open = after.find(['{', ';']);
+        if !after.starts_with("mod ") || open.is_none_or(|open| after.as_bytes()[open] == b';') {
+            kept.push_str(&rest[..at + 1]);
+            rest = &rest[at + 1..];
+            continue;
+        }
+        kept.push_str(&rest[..at]);
+        let body = &after[open.unwrap()..];
+        let mut depth = 0;
+        let mut end = body.len();
+        for (index, c) in body.char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = index + 1;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        rest = &body[end..];
+    }
+    kept.push_str(rest);
+    kept
 }
 
 impl Crate {

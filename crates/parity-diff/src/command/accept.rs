@@ -11,7 +11,7 @@
 //! CI (the `CI` variable set) unless forced: a pipeline must not accept
 //! its own divergences.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use std::io::{self, Write};
 
 use crate::base::error::InputError;
@@ -29,9 +29,11 @@ use crate::report::{
     Consumer, FileInfo, Format, LedgerChanges, Problem, ReportOptions, RunInfo, Sink,
 };
 use edits::{framing_rules, one_line, op_rule, said, Change, Divergence};
+use errors::{Errors, NAMED_ERRORS};
 use render::{ChangeLines, ChangesEnd};
 
 pub mod edits;
+mod errors;
 mod render;
 
 /// The `accept` command's inputs.
@@ -85,25 +87,6 @@ struct Collector<W: Write> {
     file_cases: usize,
     /// `--case`: the cases to accept, and whether each was met diverging.
     wanted: Vec<((String, String), bool)>,
-}
-
-/// How many of the files it could not compare, and of the cases the
-/// oracle failed on, `accept` names (each).
-const NAMED_ERRORS: usize = 20;
-
-/// The input errors of a run, by what they cost the ledger.
-#[derive(Debug, Default, Clone)]
-struct Errors {
-    /// Files not compared at all: their entries are left alone.
-    files: usize,
-    /// The first [`NAMED_ERRORS`] of them, with why.
-    named_files: Vec<String>,
-    /// Of the files not compared, those the port failed on (the others
-    /// could not be read).
-    port_files: usize,
-    /// Files compared although the oracle failed on some of their cases
-    /// only together: their divergences come from separate runs.
-    split: usize,
 }
 
 impl<W: Write> Consumer for Collector<W> {
@@ -468,24 +451,6 @@ fn common_match(pending: &[Divergence]) -> Option<Match> {
         return first_glob.map(Match::ThrewLike);
     }
     Some(Match::ThrewAny)
-}
-
-/// How many entries of the written ledger no change touched: counted, not
-/// worked out by subtraction, so that it cannot wrap whatever the
-/// changes hold (issue 18: `18446744073709551615 unchanged`).
-fn unchanged(ledger: &crate::ledger::Ledger, changes: &[Change]) -> usize {
-    let touched: HashSet<&CaseId> = changes
-        .iter()
-        .filter_map(|change| match change {
-            Change::Added(entry) | Change::Changed(entry) => Some(&entry.id),
-            Change::Removed(id, _) => Some(id),
-            Change::AddedRule(..) | Change::RemovedRule(_) => None,
-        })
-        .collect();
-    ledger
-        .entries()
-        .filter(|entry| !touched.contains(&entry.id))
-        .count()
 }
 
 /// What the changes were, for a report.

@@ -17,105 +17,35 @@
 //! is reported: never in the report, which is the same for every
 //! `--jobs`.
 
-use crate::judge::signature::ErrorProtocol;
 use std::cell::RefCell;
 use std::io::{self, Write};
 use std::ops::ControlFlow;
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use crate::base::error::InputError;
 use crate::corpus::identity::path_text;
 use crate::corpus::plan::{Part, Plan, Planning};
-use crate::corpus::rerun::RerunFiles;
-use crate::corpus::timings::{self, FileTime, Timings};
-use crate::corpus::wanted::Wanted;
-use crate::corpus::{Corpus, Entry as FileEntry};
+use crate::corpus::timings::{self, FileTime};
+use crate::corpus::Entry as FileEntry;
 use crate::exec::file_run::{self, FileRun};
 use crate::exec::known_crash::KnownCrashes;
-use crate::exec::oracle::{Leak, LeakLog, Oracle, OracleOptions};
+use crate::exec::oracle::{Leak, LeakLog};
 use crate::exec::pool;
 use crate::exec::stream;
 use crate::exec::stream::live::{self, Judged};
 use crate::exec::stream::run::report_large;
 pub use crate::exec::verdicts::LedgerUse;
-use crate::judge::framing::Framing;
-use crate::report::{
-    Consumer, ExtraReport, FileInfo, Format, KnownOps, Problem, ReportOptions, Reports, RunInfo,
-    Totals,
-};
+use crate::report::{Consumer, FileInfo, Format, Problem, Reports, RunInfo, Totals};
+pub use args::RunArgs;
 pub use started::Started;
 
 use prepare::{cases_sent, error, prepare, run_again, run_prepared, runs_live, Prepared, Ran};
 use watched::{warn_of_leaks, Watched};
 
+mod args;
 mod prepare;
 mod started;
 mod watched;
-
-/// The `run` command's inputs.
-#[derive(Debug, Clone)]
-pub struct RunArgs {
-    /// Who produces the results.
-    pub oracle: Oracle,
-    /// The corpus.
-    pub corpus: Corpus,
-    /// `--op`: only these ops' cases (empty: every case).
-    pub ops: Vec<String>,
-    /// `--ledger`: the ledger's path (default: beside the cases, when
-    /// that file exists).
-    pub ledger: Option<PathBuf>,
-    /// Where the ledger is looked for without `--ledger` (none: beside
-    /// the cases); a file that does not exist there means no ledger.
-    pub ledger_default: Option<PathBuf>,
-    /// How long one oracle run may take, and how much it may print.
-    pub limits: OracleOptions,
-    /// `--jobs`: how many oracle runs at once.
-    pub jobs: usize,
-    /// How to report.
-    pub report: ReportOptions,
-    /// How a result says it threw (the suite's `error-flag` and
-    /// `error-message`).
-    pub errors: ErrorProtocol,
-    /// `--framing`: whether the bytes around the results must be exactly
-    /// what `JSON.stringify` prints.
-    pub framing: Framing,
-    /// `--repeat N`: each file runs N times, and a case whose result
-    /// differs between runs is `nondeterministic` (1: once).
-    pub repeat: usize,
-    /// The suite of `parity.toml` this corpus is, which the report names
-    /// on each of its files.
-    pub suite: Option<String>,
-    /// The suite's `ops`: a case of any other op counts on the `(unknown
-    /// op)` row (without: a case whose golden threw `unknown op …`).
-    pub known_ops: Option<KnownOps>,
-    /// `--rerun-failed`: what its report takes again of this suite.
-    pub rerun: Option<RerunFiles>,
-    /// `--timings`: the times `--shard` is balanced by.
-    pub timings: Option<Timings>,
-    /// `--record-timings`: where each file's oracle time is written.
-    pub record_timings: Option<PathBuf>,
-    /// `--report FORMAT=PATH`: the reports written beside the main one.
-    pub extra: Vec<ExtraReport>,
-}
-
-impl RunArgs {
-    /// What the run wants of its corpus's cases.
-    pub fn wanted(&self) -> Wanted<'_> {
-        Wanted {
-            ops: &self.ops,
-            rerun: self.rerun.as_ref(),
-        }
-    }
-
-    /// The ledger's path: `--ledger`, else the default.
-    pub fn ledger_path(&self) -> PathBuf {
-        match (&self.ledger, &self.ledger_default) {
-            (Some(path), _) | (None, Some(path)) => path.clone(),
-            (None, None) => crate::ledger::default_path(&self.corpus.cases),
-        }
-    }
-}
 
 /// The case files a run lists and its plan. A rerun says on stderr what
 /// it selected.

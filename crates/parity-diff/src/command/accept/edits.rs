@@ -3,6 +3,8 @@
 //! entry a record makes, the rule an op's form makes, the framing rules,
 //! the one-line check of reasons and links, and the changes applied.
 
+use std::collections::HashSet;
+
 use crate::base::error::InputError;
 use crate::base::glob::Glob;
 use crate::base::outside;
@@ -209,4 +211,22 @@ pub fn apply(ledger: &mut Ledger, changes: &[Change]) {
         }
     }
     ledger.remove_rules(&removed_rules);
+}
+
+/// How many entries of the written ledger no change touched: counted, not
+/// worked out by subtraction, so that it cannot wrap whatever the
+/// changes hold (issue 18: `18446744073709551615 unchanged`).
+pub fn unchanged(ledger: &crate::ledger::Ledger, changes: &[Change]) -> usize {
+    let touched: HashSet<&CaseId> = changes
+        .iter()
+        .filter_map(|change| match change {
+            Change::Added(entry) | Change::Changed(entry) => Some(&entry.id),
+            Change::Removed(id, _) => Some(id),
+            Change::AddedRule(..) | Change::RemovedRule(_) => None,
+        })
+        .collect();
+    ledger
+        .entries()
+        .filter(|entry| !touched.contains(&entry.id))
+        .count()
 }

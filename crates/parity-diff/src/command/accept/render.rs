@@ -5,7 +5,8 @@
 use std::convert::Infallible;
 use std::io::{self, Write};
 
-use super::{unchanged, Change, Errors};
+use super::edits::{unchanged, Change};
+use super::errors::Errors;
 use crate::base::outside;
 use crate::exec::verdicts::LedgerUse;
 use crate::ledger::rules::Match;

@@ -7,7 +7,7 @@
 
 use std::io::{self, Write};
 
-use super::{BlessTotals, Blessed, Status};
+use super::blessed::{BlessTotals, Blessed, Status};
 use crate::base::outside;
 use crate::corpus::identity::path_text;
 use crate::corpus::Entry;
