@@ -3,7 +3,7 @@
 //! A process killed by SIGKILL, aborted out of memory, or stopped by a
 //! signal its handler never saw leaves its directories; nothing else would
 //! ever remove them. Every directory we make carries our mark in its name
-//! ([`super::dir::is_ours`]) and is locked (`flock`) by its owner while the
+//! ([`super::name::is_ours`]) and is locked (`flock`) by its owner while the
 //! owner lives; the kernel drops the lock when the owner dies. So the
 //! first time a process needs a scratch directory, it removes the marked
 //! directories whose lock it can take. It never touches a live process's
@@ -14,7 +14,7 @@ use std::ffi::{CStr, CString};
 use std::os::fd::{AsRawFd, RawFd};
 use std::sync::Once;
 
-use super::dir::is_ours;
+use super::name::is_ours;
 use super::remove::{remove_contents, remove_dir_at};
 use sys_unix::{identity, identity_at, list, open_dir_at};
 
@@ -77,7 +77,8 @@ fn collect_one(parent: RawFd, name: &CStr) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scratch::dir::{ScratchDir, MARK};
+    use crate::scratch::dir::ScratchDir;
+    use crate::scratch::name::MARK;
     use crate::scratch::registry;
     use crate::scratch::tmpdir::join;
     use crate::scratch::SCRATCH_PREFIX;

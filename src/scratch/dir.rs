@@ -21,31 +21,17 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use super::registry::{Live, Scope};
-use super::remove::remove_contents;
+use super::collect;
+use super::name::MARK;
+use super::registry::{remove_live, Live, Scope};
 use super::tmpdir::{libuv_error, mkdtemp_message, template_parent};
-use super::{collect, SCRATCH_PREFIX};
 use sys_unix::{identity, identity_at};
-
-/// The first of the six characters after the prefix, in our directories.
-pub const MARK: u8 = b'-';
 
 const ALPHANUMERIC: &[u8; 62] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
 /// How many names are tried before giving up (each clash is one chance in
 /// 62^5 per directory already there).
 const ATTEMPTS: usize = 1000;
-
-/// Whether a file name is one of our scratch directories'.
-pub fn is_ours(name: &[u8]) -> bool {
-    let prefix = SCRATCH_PREFIX.as_bytes();
-    name.len() == prefix.len() + 6
-        && name.starts_with(prefix)
-        && name[prefix.len()] == MARK
-        && name[prefix.len() + 1..]
-            .iter()
-            .all(|byte| byte.is_ascii_alphanumeric())
-}
 
 fn random_suffix() -> [u8; 5] {
     static DRAWN: AtomicU64 = AtomicU64::new(0);
@@ -260,22 +246,6 @@ fn links(fd: RawFd) -> u64 {
         return 0;
     }
     stat.st_nlink
-}
-
-/// Removes a live directory through its held descriptor, if its path
-/// still names it. A failure leaves it for a later collector (the lock
-/// goes when the descriptor closes).
-pub(super) fn remove_live(live: &Live) {
-    let Some((fd, held)) = live.held else {
-        return;
-    };
-    if identity_at(libc::AT_FDCWD, &live.path).ok() != Some(held) {
-        return;
-    }
-    if remove_contents(fd).is_ok() {
-        // SAFETY: a valid C string; a failure is left to a collector.
-        unsafe { libc::rmdir(live.path.as_ptr()) };
-    }
 }
 
 impl Drop for ScratchDir {

@@ -14,7 +14,7 @@
 use std::cmp::Ordering;
 use std::os::unix::ffi::OsStrExt;
 
-use super::js_path;
+use super::path::js_path;
 use js_exact::JsString;
 
 /// The longest path the kernel takes, terminating NUL included.

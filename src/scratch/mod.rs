@@ -22,15 +22,18 @@
 mod collect;
 mod dir;
 mod layout;
+mod name;
+mod path;
 mod registry;
 pub(crate) mod remove;
+mod scope;
 pub mod shape;
 mod tmpdir;
 
-use std::path::PathBuf;
-
 pub use dir::{CreateError, ScratchDir};
-pub use registry::{remove_all, ScratchScope};
+pub use name::SCRATCH_PREFIX;
+pub use path::js_path;
+pub use scope::{remove_all, ScratchScope};
 use shape::{with_shaped_scratch, ShapeError};
 
 use js_exact::js_concat;
@@ -39,9 +42,6 @@ use js_exact::{JsString, Object, Value};
 /// The placeholder that stands for the scratch directory in cases and
 /// results.
 pub const DIR_PLACEHOLDER: &str = "$DIR";
-
-/// The name prefix of every scratch directory.
-pub const SCRATCH_PREFIX: &str = "linzumi-worker-spawn-oracle-";
 
 /// Why a case could not run in a scratch directory. Its
 /// [`message`](Self::message) is the case's `threw` message.
@@ -96,12 +96,6 @@ fn mkdirs_refusal(mkdirs: &Value) -> Option<ScratchError> {
     };
     let escaping = entries.iter().find(|entry| escapes_scratch(entry))?;
     Some(ScratchError::Escapes(escaping.to_js_string()))
-}
-
-/// The file-system path a JavaScript string names, as Node encodes it
-/// (lone surrogates become U+FFFD).
-pub fn js_path(text: &JsString) -> PathBuf {
-    PathBuf::from(text.to_utf8_lossy().into_owned())
 }
 
 /// Every string of a value (object keys included, at any depth) with each
@@ -193,6 +187,19 @@ pub fn in_scratch(
 mod tests {
     use super::*;
     use js_exact::testing::{json, value};
+    use std::path::PathBuf;
+
+    /// Runs `work` with this thread's scratch directories made in `dir`
+    /// instead of the system's temporary directory, so that unit tests leave
+    /// nothing there and see only their own directories.
+    fn with_private_tmpdir<T>(dir: &std::path::Path, work: impl FnOnce() -> T) -> T {
+        let dir = dir.to_string_lossy().into_owned();
+        tmpdir::PRIVATE_TMPDIR.with(|private| *private.borrow_mut() = Some(dir));
+        let result = work();
+        shape::release_thread_scratch();
+        tmpdir::PRIVATE_TMPDIR.with(|private| *private.borrow_mut() = None);
+        result
+    }
 
     #[test]
     fn mkdirs_that_escape_are_refused_before_anything_is_made() {
@@ -249,7 +256,7 @@ mod tests {
     ) -> (T, usize) {
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path().to_path_buf();
-        let result = std::thread::spawn(move || tmpdir::with_private_tmpdir(&dir, work))
+        let result = std::thread::spawn(move || with_private_tmpdir(&dir, work))
             .join()
             .unwrap();
         (result, std::fs::read_dir(tmp.path()).unwrap().count())
@@ -323,7 +330,7 @@ mod tests {
         ] {
             let shown = dir.to_string_lossy().into_owned();
             let result = std::thread::spawn(move || {
-                tmpdir::with_private_tmpdir(&dir, || in_scratch(&value("{}"), |_, _| Value::Null))
+                with_private_tmpdir(&dir, || in_scratch(&value("{}"), |_, _| Value::Null))
             })
             .join()
             .unwrap();
@@ -346,7 +353,7 @@ mod tests {
         let (made_tx, made_rx) = std::sync::mpsc::channel();
         let (go_tx, go_rx) = std::sync::mpsc::channel::<()>();
         let worker = std::thread::spawn(move || {
-            tmpdir::with_private_tmpdir(&dir, || {
+            with_private_tmpdir(&dir, || {
                 runner.enter(|| {
                     let mut made = PathBuf::new();
                     let first = in_scratch(&value(r#"{"mkdirs":["a/b"]}"#), |_, d| {

@@ -4,7 +4,7 @@
 
 use std::io;
 
-use super::SCRATCH_PREFIX;
+use super::name::SCRATCH_PREFIX;
 
 /// Node's `os.tmpdir()` on POSIX: the first non-empty of `TMPDIR`, `TMP`
 /// and `TEMP`, else `/tmp`, without one trailing slash. (Contract 3 names
@@ -85,20 +85,9 @@ pub fn template() -> String {
 
 #[cfg(test)]
 thread_local! {
-    static PRIVATE_TMPDIR: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
-}
-
-/// Runs `work` with this thread's scratch directories made in `dir`
-/// instead of the system's temporary directory, so that unit tests leave
-/// nothing there and see only their own directories.
-#[cfg(test)]
-pub fn with_private_tmpdir<T>(dir: &std::path::Path, work: impl FnOnce() -> T) -> T {
-    let dir = dir.to_string_lossy().into_owned();
-    PRIVATE_TMPDIR.with(|private| *private.borrow_mut() = Some(dir));
-    let result = work();
-    super::shape::release_thread_scratch();
-    PRIVATE_TMPDIR.with(|private| *private.borrow_mut() = None);
-    result
+    /// Where this thread's scratch directories go instead, when a unit
+    /// test says so (`with_private_tmpdir`, in mod.rs's tests).
+    pub(super) static PRIVATE_TMPDIR: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
 }
 
 /// The directory that [`template`] names its directories in.

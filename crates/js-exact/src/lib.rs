@@ -28,10 +28,9 @@ pub mod value;
 pub mod testing;
 
 pub use error::{JsError, JsResult};
-pub use object::Object;
 pub use parse::{parse, parse_js_string, JsonReader, ParseError, TextMode};
 pub use print::{
     stringify, to_json, write_str, write_string, write_value, write_value_to, JsonSink,
 };
 pub use string::{JsStr, JsString};
-pub use value::{Str, Value, UNDEFINED};
+pub use value::{Object, Str, Value, UNDEFINED};

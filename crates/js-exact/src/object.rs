@@ -5,27 +5,19 @@
 //! in ascending numeric order, then the other keys in the order they were
 //! first inserted. A duplicate key keeps its first position and takes the
 //! last value.
+//!
+//! The struct [`Object`] itself is defined in [`value`](crate::value),
+//! beside [`Value`], since each holds the other; its methods are here.
 
 use std::collections::HashMap;
 
 use super::string::JsString;
+pub use super::value::Object;
 use super::value::Value;
 
 /// Objects with more members than this get a hash index for lookups; below
 /// it a linear scan is faster than hashing.
 const LOOKUP_THRESHOLD: usize = 24;
-
-/// A plain JavaScript object: members in JavaScript property order.
-#[derive(Clone, Debug, Default)]
-pub struct Object {
-    entries: Vec<(JsString, Value)>,
-    /// Boxed, which halves the size of every `Value`: most objects have
-    /// no index, and a small value is cheaper to move and to hold by the
-    /// million (a value nested a million levels deep).
-    #[allow(clippy::box_collection)]
-    lookup: Option<Box<HashMap<JsString, usize>>>,
-    index_keys: usize,
-}
 
 /// The array index a key names, if it is one: the canonical decimal form of
 /// an integer from 0 to 4294967294 (`"0"`, `"7"`; not `"01"`, `"-1"`,

@@ -6,8 +6,9 @@
 //! nothing. A value drops without recursion, whatever its depth (see the
 //! `deep` module).
 
+use std::collections::HashMap;
+
 use super::number;
-use super::object::Object;
 use super::string::{JsConcatPart, JsString};
 
 /// A JavaScript value that JSON can carry, or `undefined`.
@@ -32,6 +33,20 @@ pub enum Value {
 
 /// The value of a member that is not there.
 pub static UNDEFINED: Value = Value::Undefined;
+
+/// A plain JavaScript object: members in JavaScript property order. Its
+/// methods are in [`object`](crate::object); it is defined here, beside
+/// [`Value`], since each holds the other.
+#[derive(Clone, Debug, Default)]
+pub struct Object {
+    pub(super) entries: Vec<(JsString, Value)>,
+    /// Boxed, which halves the size of every `Value`: most objects have
+    /// no index, and a small value is cheaper to move and to hold by the
+    /// million (a value nested a million levels deep).
+    #[allow(clippy::box_collection)]
+    pub(super) lookup: Option<Box<HashMap<JsString, usize>>>,
+    pub(super) index_keys: usize,
+}
 
 impl Value {
     /// The items of an array, taken out. (A pattern cannot move them out:
