@@ -6,22 +6,11 @@
 use std::path::Path;
 
 use super::allowlist::{span_hash, AllowEntry, Allowlist, SpanKey};
+pub use super::attribution::CaseInfo;
 use super::attribution::{by_op, OpCoverage};
 use super::source::{display_name, Source};
 use super::sourcemap::SourceMap;
 use super::spans::{ScriptSpans, Span};
-use crate::corpus::identity::CaseId;
-
-/// One case of the corpus, by its run's number.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CaseInfo {
-    /// Its identity.
-    pub id: CaseId,
-    /// Its op, when it has a string one.
-    pub op: Option<String>,
-    /// The line of its case file where it starts.
-    pub line: usize,
-}
 
 /// Where something stands, for people: a file and a 1-based line (in the
 /// original source when the script has a source map).

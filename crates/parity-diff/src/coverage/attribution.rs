@@ -5,9 +5,20 @@
 
 use std::collections::BTreeMap;
 
-use super::analysis::CaseInfo;
 use super::reach::RunSet;
 use super::spans::ScriptSpans;
+use crate::corpus::identity::CaseId;
+
+/// One case of the corpus, by its run's number.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CaseInfo {
+    /// Its identity.
+    pub id: CaseId,
+    /// Its op, when it has a string one.
+    pub op: Option<String>,
+    /// The line of its case file where it starts.
+    pub line: usize,
+}
 
 /// What an op's cases cover.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -1,8 +1,8 @@
 //! Shrinking a diverging case while it keeps its signature: the same
 //! differing path, or the same failure kind on the same side.
 
+use super::batch_oracle::BatchOracle;
 use super::outcome::{case_signature, run_both, run_both_unbisected, BatchOutcomes, Outcome};
-use super::runner::BatchOracle;
 use super::tree::Node;
 use crate::exec::oracle::{FailureKind, OracleFailure};
 

@@ -18,6 +18,7 @@
 //! - [`runner`]: the loop;
 //! - [`command`]: `parity-diff fuzz`; [`render`](mod@render): its report.
 
+pub mod batch_oracle;
 pub mod command;
 pub mod divergence;
 pub mod known;
@@ -25,6 +26,7 @@ pub mod minimize;
 pub mod mutate;
 pub mod outcome;
 pub mod promote;
+pub mod rate;
 pub mod regression;
 pub mod render;
 pub use case_tree::rng;

@@ -9,8 +9,8 @@
 use crate::exec::bisect::{self, Together};
 use crate::exec::oracle::{results, FailureKind, OracleFailure};
 
+use super::batch_oracle::BatchOracle;
 use super::divergence::signature;
-use super::runner::BatchOracle;
 
 /// One side's outcome for one case.
 pub type Outcome = bisect::Outcome;

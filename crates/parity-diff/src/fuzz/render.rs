@@ -8,6 +8,7 @@ use std::convert::Infallible;
 use std::io::{self, Write};
 
 use super::outcome::Outcome;
+use super::rate::rate_text;
 use super::regression::{FileStatus, RegressionFile};
 use super::runner::{DivergenceGroup, FuzzReport};
 use super::tree::Node;
@@ -395,31 +396,5 @@ fn report_value(report: &FuzzReport, seed: u64) -> Value {
             "signature" => signature.as_str(),
             "cases" => *cases as f64,
         }).collect()),
-    }
-}
-
-/// Cases a second, for people: whole from 1/s up, with a decimal below
-/// (a slow oracle's `0.3/s` is not `0/s`), two under 0.1/s.
-pub fn rate_text(rate: f64) -> String {
-    if rate >= 1.0 {
-        format!("{rate:.0}")
-    } else if rate >= 0.1 {
-        format!("{rate:.1}")
-    } else {
-        format!("{rate:.2}")
-    }
-}
-
-#[cfg(test)]
-mod rate_tests {
-    use super::rate_text;
-
-    #[test]
-    fn slow_rates_keep_a_decimal() {
-        assert_eq!(rate_text(1234.4), "1234");
-        assert_eq!(rate_text(1.0), "1");
-        assert_eq!(rate_text(0.35), "0.3");
-        assert_eq!(rate_text(0.04), "0.04");
-        assert_eq!(rate_text(0.0), "0.00");
     }
 }

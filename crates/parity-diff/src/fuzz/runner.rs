@@ -17,6 +17,7 @@ use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+pub use super::batch_oracle::{BatchOracle, Classified};
 use super::divergence::first_difference;
 use super::known::{accepts_failure, is_known};
 use super::minimize::{minimize, op_of};
@@ -28,29 +29,6 @@ use crate::exec::bisect::{batch_of, Together};
 use crate::exec::oracle::{FailureKind, OracleFailure};
 use crate::exec::pool;
 use crate::ledger::Ledger;
-
-/// Something that turns a batch (a JSON array of cases) into its result
-/// array: a command, or a test's oracle in memory.
-pub trait BatchOracle {
-    /// The result array's bytes, or how the oracle failed.
-    fn run(&self, batch: &[u8]) -> Result<Vec<u8>, OracleFailure>;
-}
-
-/// A function whose failures are plain messages: each is a `crash`.
-impl<F: Fn(&[u8]) -> Result<Vec<u8>, String>> BatchOracle for F {
-    fn run(&self, batch: &[u8]) -> Result<Vec<u8>, OracleFailure> {
-        self(batch).map_err(|message| OracleFailure::new(FailureKind::Crash, message))
-    }
-}
-
-/// A function whose failures carry their kind.
-pub struct Classified<F>(pub F);
-
-impl<F: Fn(&[u8]) -> Result<Vec<u8>, OracleFailure>> BatchOracle for Classified<F> {
-    fn run(&self, batch: &[u8]) -> Result<Vec<u8>, OracleFailure> {
-        (self.0)(batch)
-    }
-}
 
 /// What to fuzz, and for how long.
 #[derive(Debug, Clone)]
@@ -497,7 +475,7 @@ fn session(
                 report.cases,
                 diverged,
                 groups.len(),
-                super::render::rate_text(rate)
+                super::rate::rate_text(rate)
             );
         }
         ControlFlow::Continue(())

@@ -9,7 +9,7 @@
 
 use std::fmt::Write as _;
 
-use super::page::op_shown;
+use super::parts::op_shown;
 use super::{esc, Html};
 use crate::report::human::cases;
 use crate::report::record::{CaseRecord, CaseState, EntryState};

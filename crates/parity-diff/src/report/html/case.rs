@@ -4,8 +4,8 @@
 
 use std::fmt::Write as _;
 
-use super::page::state_class;
 use super::pane::{self, PaneLine, Shown};
+use super::parts::state_class;
 use super::{esc, esc_json, Brief};
 use crate::judge::pointer;
 use crate::report::detail::{cut_first_difference, entry_text, first_difference_text, show_json};

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::io;
 
 use super::case::{self, brief_row, BRIEF_HEAD};
-use super::page::{plural, words, Page};
+use super::parts::{plural, words, Page};
 use super::{esc, Brief, GroupSeen, Html, SIZE_LIMIT};
 use crate::report::groups::{Group, GroupKey};
 use crate::report::human::cases;

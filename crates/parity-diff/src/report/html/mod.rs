@@ -22,6 +22,7 @@ mod case;
 mod failures;
 mod page;
 pub mod pane;
+mod parts;
 mod sections;
 
 use std::collections::{BTreeSet, HashMap};

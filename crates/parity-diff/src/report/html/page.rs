@@ -7,63 +7,28 @@
 //! `data-text`; the script hides what does not match with the `hidden`
 //! attribute, so a dumped DOM shows exactly what a filter left.
 
-use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use super::accepted::{accepted_section, triaged_section};
 use super::failures::failures;
+use super::parts::{op_shown, plural, words, Page};
 use super::sections::{
     extra_section, orphaned_section, problems_section, rules_section, uniform_section,
 };
 use super::{esc, Brief, Html};
-use crate::judge::signature::op_display;
 use crate::report::json::tail::ledger_changes_json;
-use crate::report::record::{CaseState, VerdictKind};
+use crate::report::record::VerdictKind;
 use crate::report::LedgerChanges;
-use crate::report::{is_row_marker, Aggregates, Tally};
+use crate::report::{Aggregates, Tally};
 
 const STYLE: &str = include_str!("report.css");
 const SCRIPT: &str = include_str!("report.js");
-
-/// How many orphaned ledger entries (and ops that only threw) are listed.
-pub(super) const MAX_ROWS: usize = 500;
 
 /// The states the filter offers, in the order it offers them.
 const STATES: [&str; 9] = [
     "passed", "failed", "accepted", "triaged", "new", "changed", "stale", "error", "orphaned",
 ];
-
-/// Writes bytes out, counting them.
-pub(super) struct Page<'a> {
-    out: &'a mut dyn Write,
-    pub(super) written: usize,
-}
-
-impl Page<'_> {
-    pub(super) fn put(&mut self, text: &str) -> io::Result<()> {
-        self.written += text.len();
-        self.out.write_all(text.as_bytes())
-    }
-}
-
-/// Space-separated, for a `data-` attribute.
-pub(super) fn words(set: &BTreeSet<&'static str>) -> String {
-    set.iter().copied().collect::<Vec<_>>().join(" ")
-}
-
-/// `1 entry`, `2 entries`.
-pub(super) fn plural(count: usize, one: &str, many: &str) -> String {
-    format!("{count} {}", if count == 1 { one } else { many })
-}
-
-pub(super) fn op_shown(op: &str) -> String {
-    if is_row_marker(op) {
-        op.to_owned()
-    } else {
-        op_display(Some(op))
-    }
-}
 
 /// The bar of a tally: one segment per count, sized by flex-grow.
 fn bar(tally: &Tally, class: &str) -> String {
@@ -377,16 +342,5 @@ impl Brief {
             location: record.location(),
             summary: record.summary.clone(),
         }
-    }
-}
-
-/// The state's class name, for colour.
-pub(super) fn state_class(state: &str) -> &'static str {
-    match CaseState::from_name(state) {
-        Some(CaseState::Passed) => "s-passed",
-        Some(CaseState::Accepted) => "s-accepted",
-        Some(CaseState::Stale) => "s-stale",
-        Some(CaseState::Error) => "s-error",
-        _ => "s-failed",
     }
 }

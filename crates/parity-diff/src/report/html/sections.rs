@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use super::page::{op_shown, state_class, words, MAX_ROWS};
+use super::parts::{op_shown, state_class, words, MAX_ROWS};
 use super::Html;
 use super::{esc, esc_json, esc_lines};
 use crate::report::detail::entry_ref_text;
