@@ -23,9 +23,18 @@ fn relative(path: &Path) -> String {
         .to_string()
 }
 
+fn parity_diff_src() -> PathBuf {
+    root().join("crates/parity-diff/src")
+}
+
 /// parity-diff's stages, bottom first, as `src/lib.rs` declares them.
 fn stages() -> Vec<String> {
-    let lib = std::fs::read_to_string(root().join("crates/parity-diff/src/lib.rs")).unwrap();
+    stages_in(&parity_diff_src())
+}
+
+/// The stages a `lib.rs` in `src` declares (its `pub mod` lines), in order.
+fn stages_in(src: &Path) -> Vec<String> {
+    let lib = std::fs::read_to_string(src.join("lib.rs")).unwrap();
     lib.lines()
         .filter_map(|line| line.strip_prefix("pub mod "))
         .map(|name| name.trim_end_matches(';').to_owned())
@@ -74,17 +83,68 @@ fn workspace() -> Vec<(&'static str, Crate)> {
     ]
 }
 
-/// The stage of a parity-diff file: its first folder under `src/`, or
-/// `cli` for the binary's files.
-fn stage_of(file: &Path, stages: &[String]) -> Option<usize> {
-    let src = root().join("crates/parity-diff/src");
-    let relative = file.strip_prefix(&src).ok()?;
+/// The stage of a file under `src`: its first folder there, or `cli` for
+/// the binary's files.
+fn stage_of(file: &Path, src: &Path, stages: &[String]) -> Option<usize> {
+    let relative = file.strip_prefix(src).ok()?;
     let top = relative.iter().next()?.to_string_lossy();
     let top = top.trim_end_matches(".rs");
     match top {
         "cli" | "main" => Some(stages.len()),
         _ => stages.iter().position(|stage| stage == top),
     }
+}
+
+/// Every import of `krates` (files under `src`) from a lower stage into a
+/// higher one, said.
+fn back_imports(src: &Path, stages: &[String], krates: &[Crate]) -> Vec<String> {
+    let mut broken = Vec::new();
+    for krate in krates {
+        for Import { from, written, to } in krate.imports() {
+            let (Some(low), Some(high)) =
+                (stage_of(&from, src, stages), stage_of(&to, src, stages))
+            else {
+                continue;
+            };
+            if high > low {
+                broken.push(format!(
+                    "{} imports `{written}` ({}): the stage {} may not import from {}, a stage above it",
+                    relative(&from),
+                    relative(&to),
+                    stage_name(low, stages),
+                    stage_name(high, stages),
+                ));
+            }
+        }
+    }
+    broken
+}
+
+/// Every circle of a crate's files, said with the imports that tie it.
+fn circles_of(name: &str, krate: &Crate) -> Vec<String> {
+    let imports = krate.imports();
+    circles(&imports)
+        .into_iter()
+        .map(|circle| {
+            let ties: Vec<String> = imports
+                .iter()
+                .filter(|import| circle.contains(&import.from) && circle.contains(&import.to))
+                .map(|import| {
+                    format!(
+                        "    {} -> {}: `{}`",
+                        relative(&import.from),
+                        relative(&import.to),
+                        import.written
+                    )
+                })
+                .collect();
+            format!(
+                "{name}: a circle of {} files:\n{}",
+                circle.len(),
+                ties.join("\n")
+            )
+        })
+        .collect()
 }
 
 fn stage_name(index: usize, stages: &[String]) -> &str {
@@ -125,23 +185,11 @@ fn parity_diff_declares_its_stages_in_src_lib_rs() {
 #[test]
 fn no_parity_diff_stage_imports_from_a_stage_above_it() {
     let stages = stages();
-    let mut broken = Vec::new();
-    for krate in [parity_diff_lib(), parity_diff_bin()] {
-        for Import { from, written, to } in krate.imports() {
-            let (Some(low), Some(high)) = (stage_of(&from, &stages), stage_of(&to, &stages)) else {
-                continue;
-            };
-            if high > low {
-                broken.push(format!(
-                    "{} imports `{written}` ({}): the stage {} may not import from {}, a stage above it",
-                    relative(&from),
-                    relative(&to),
-                    stage_name(low, &stages),
-                    stage_name(high, &stages),
-                ));
-            }
-        }
-    }
+    let broken = back_imports(
+        &parity_diff_src(),
+        &stages,
+        &[parity_diff_lib(), parity_diff_bin()],
+    );
     assert!(
         broken.is_empty(),
         "{} imports run back up (the stages, from the bottom, as crates/parity-diff/src/lib.rs declares them: {}; then cli):\n{}\n\
@@ -154,35 +202,68 @@ fn no_parity_diff_stage_imports_from_a_stage_above_it() {
 
 #[test]
 fn no_file_of_the_workspace_imports_itself_through_a_circle() {
-    let mut found = Vec::new();
-    for (name, krate) in workspace() {
-        let imports = krate.imports();
-        for circle in circles(&imports) {
-            let ties: Vec<String> = imports
-                .iter()
-                .filter(|import| circle.contains(&import.from) && circle.contains(&import.to))
-                .map(|import| {
-                    format!(
-                        "    {} -> {}: `{}`",
-                        relative(&import.from),
-                        relative(&import.to),
-                        import.written
-                    )
-                })
-                .collect();
-            found.push(format!(
-                "{name}: a circle of {} files:\n{}",
-                circle.len(),
-                ties.join("\n")
-            ));
-        }
-    }
+    let found: Vec<String> = workspace()
+        .iter()
+        .flat_map(|(name, krate)| circles_of(name, krate))
+        .collect();
     assert!(
         found.is_empty(),
         "{} import circles:\n{}",
         found.len(),
         found.join("\n")
     );
+}
+
+/// The checks above, on a planted crate that breaks each rule: they can
+/// fail, and they say where.
+#[test]
+fn the_checks_find_a_planted_back_import_and_circle() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("src");
+    let files = [
+        ("lib.rs", "pub mod low;\n\npub mod high;\n"),
+        ("low/mod.rs", "pub mod a;\npub mod b;\npub use a::A;\n"),
+        // A parent's `pub use` of its child and a test module import nothing.
+        ("low/a.rs", "use super::b::B;\npub struct A(B);\n#[cfg(test)]\nmod tests {\n    use crate::high::H;\n}\n"),
+        ("low/b.rs", "pub struct B;\nfn f() -> crate::low::a::A { todo!() }\n"),
+        ("high/mod.rs", "use crate::low::A;\npub struct H(A);\n"),
+        ("high/up.rs", "// use crate::low::b::B; is a comment\npub struct Up;\n"),
+    ];
+    for (path, text) in files {
+        std::fs::create_dir_all(src.join(path).parent().unwrap()).unwrap();
+        std::fs::write(src.join(path), text).unwrap();
+    }
+    let krate = || Crate {
+        modules: read_modules(&src.join("lib.rs"), &|_| true),
+        extern_crate: None,
+    };
+    let stages = stages_in(&src);
+    assert_eq!(stages, ["low", "high"]);
+    assert!(back_imports(&src, &stages, &[krate()]).is_empty());
+    let circles = circles_of("planted", &krate());
+    assert_eq!(circles.len(), 1, "{circles:?}");
+    assert!(circles[0].contains("a circle of 2 files"), "{}", circles[0]);
+    assert!(circles[0].contains("low/a.rs -> "), "{}", circles[0]);
+    assert!(circles[0].contains("low/b.rs -> "), "{}", circles[0]);
+
+    std::fs::write(
+        src.join("low/b.rs"),
+        "pub struct B;\nfn f() -> crate::high::H { todo!() }\n",
+    )
+    .unwrap();
+    let broken = back_imports(&src, &stages, &[krate()]);
+    assert_eq!(broken.len(), 1, "{broken:?}");
+    assert!(
+        broken[0].contains("low/b.rs imports `crate::high::H`")
+            && broken[0].ends_with("the stage low may not import from high, a stage above it"),
+        "{}",
+        broken[0]
+    );
+    // high imports low's A, which imports B: the back import closed a
+    // circle of three files across the stages.
+    let circles = circles_of("planted", &krate());
+    assert_eq!(circles.len(), 1, "{circles:?}");
+    assert!(circles[0].contains("a circle of 3 files"), "{}", circles[0]);
 }
 
 /// The strongly connected parts of more than one file (Tarjan's).
@@ -217,7 +298,7 @@ fn circles(imports: &[Import]) -> Vec<Vec<PathBuf>> {
         }
         if walk.index[file].0 == walk.index[file].1 {
             let at = walk.stack.iter().rposition(|on| *on == file).unwrap();
-            let part: Vec<PathBuf> = walk.stack.drain(at..).map(PathBuf::clone).collect();
+            let part: Vec<PathBuf> = walk.stack.drain(at..).cloned().collect();
             if part.len() > 1 {
                 walk.found.push(part);
             }
