@@ -1,7 +1,7 @@
 //! Comparing result arrays with goldens made by another implementation:
-//! the library behind `parity-diff`. It knows no contract: it depends on
-//! `js-exact` and `sys-unix` only, and runs every oracle, ours too, as a
-//! command.
+//! the library behind `parity-diff`. It knows no contract: of the
+//! workspace it depends on `js-exact`, `case-tree` and `sys-unix` only,
+//! and runs every oracle, ours too, as a command.
 //!
 //! The library is a stack of stages, declared below from the bottom up.
 //! A stage imports from the stages below it, never from one above
