@@ -26,11 +26,15 @@ use crate::base::error::InputError;
 use crate::base::outside;
 use crate::corpus::identity::CaseId;
 use crate::ledger::rules::{whole_run_findings, RuleFinding};
-use crate::report::json::{FileHead, Item, ReportHead, ReportReader};
+use crate::report::json::{FileHead, Item, ReportReader};
 use crate::report::record::{CaseRecord, VerdictKind};
 use crate::report::{
     Consumer, ExtraReport, FileInfo, Problem, ReportOptions, Reports, RunInfo, Totals,
 };
+
+use shards::check_shards;
+
+mod shards;
 
 /// The `merge` command's inputs.
 #[derive(Debug, Clone)]
@@ -41,182 +45,6 @@ pub struct MergeArgs {
     pub report: ReportOptions,
     /// `--report FORMAT=PATH`: more formats, each to its file.
     pub extra: Vec<ExtraReport>,
-}
-
-fn shard_name(index: usize, count: usize) -> String {
-    format!("{index}/{count}")
-}
-
-/// Reads every head and checks that the reports are the shards of one
-/// run; returns the first head and the paths in shard order.
-fn check_shards(paths: &[PathBuf]) -> Result<(ReportHead, Vec<&Path>), InputError> {
-    let mut heads: Vec<(ReportHead, &Path)> = Vec::with_capacity(paths.len());
-    for path in paths {
-        let (_, head) = ReportReader::open(path)?;
-        let name = path.display();
-        if head.command != "run" {
-            return Err(InputError::new(format!(
-                "{name} is a `{}` report; merge combines the JSON reports of \
-                 `parity-diff run --shard K/N`",
-                head.command
-            )));
-        }
-        if head.shard.is_none() {
-            return Err(InputError::new(format!(
-                "{name} is the report of a run without --shard; merge combines the JSON \
-                 reports of `parity-diff run --shard K/N` (`parity-diff report {name} \
-                 --format F` renders one report in another format)"
-            )));
-        }
-        if head.corpus.is_none() {
-            return Err(InputError::new(format!(
-                "{name} does not record its corpus; run the shards again with this parity-diff"
-            )));
-        }
-        heads.push((head, path));
-    }
-    let Some((first, first_path)) = heads.first() else {
-        return Err(InputError::new("merge needs the shards' reports"));
-    };
-    let (Some(shard), Some(corpus)) = (first.shard, &first.corpus) else {
-        unreachable!("checked above");
-    };
-    for (head, path) in &heads[1..] {
-        let (a, b) = (first_path.display(), path.display());
-        let (Some(other), Some(other_corpus)) = (head.shard, &head.corpus) else {
-            unreachable!("checked above");
-        };
-        if other.count != shard.count {
-            return Err(InputError::new(format!(
-                "{a} is shard {} but {b} is shard {}: the shards of one run are \
-                 all K/N for one N",
-                shard_name(shard.index, shard.count),
-                shard_name(other.index, other.count)
-            )));
-        }
-        if other_corpus.fingerprint != corpus.fingerprint
-            || other_corpus.case_files != corpus.case_files
-            || other_corpus.golden_files != corpus.golden_files
-        {
-            return Err(InputError::new(format!(
-                "{a} and {b} are reports of different corpora (fingerprints {} and {})",
-                corpus.fingerprint, other_corpus.fingerprint
-            )));
-        }
-        if other_corpus.filter != corpus.filter
-            || other_corpus.ops != corpus.ops
-            || other_corpus.cases != corpus.cases
-            || other_corpus.rerun != corpus.rerun
-        {
-            return Err(InputError::new(format!(
-                "{a} and {b} selected different cases of the corpus \
-                 (their --filter, --op or --rerun-failed differ)"
-            )));
-        }
-        if other.timings != shard.timings {
-            let balance = |timings: Option<u64>| match timings {
-                Some(timings) => format!("by the times of --timings {timings:016x}"),
-                None => "by count".to_owned(),
-            };
-            return Err(InputError::new(format!(
-                "{a} was balanced {} but {b} {}: the shards of one run are all balanced \
-                 by the same --timings (or all without)",
-                balance(shard.timings),
-                balance(other.timings)
-            )));
-        }
-        let fingerprint = |head: &ReportHead| head.ledger.as_ref().map(|l| l.fingerprint.clone());
-        if fingerprint(head) != fingerprint(first) {
-            let name = |print: Option<String>| print.unwrap_or_else(|| "none".to_owned());
-            return Err(InputError::new(format!(
-                "{a} and {b} used different ledgers (fingerprints {} and {})",
-                name(fingerprint(first)),
-                name(fingerprint(head))
-            )));
-        }
-    }
-    // Nothing is allocated by the N a report claims: it is checked
-    // against the reports given first.
-    let mut by_index: Vec<(usize, &Path)> = heads
-        .iter()
-        .filter_map(|(head, path)| Some((head.shard?.index, *path)))
-        .collect();
-    by_index.sort_by_key(|&(index, _)| index);
-    for pair in by_index.windows(2) {
-        if pair[0].0 == pair[1].0 {
-            return Err(InputError::new(format!(
-                "overlapping shards: {} and {} are both shard {}",
-                pair[0].1.display(),
-                pair[1].1.display(),
-                shard_name(pair[0].0, shard.count)
-            )));
-        }
-    }
-    if by_index.len() != shard.count {
-        return Err(missing_shards(&by_index, shard.count));
-    }
-    // The ranges follow from N and the case count; a mismatch means a
-    // report was edited or made by another planner.
-    let mut ranges: Vec<(usize, usize)> = vec![(0, 0); shard.count];
-    for (head, _) in &heads {
-        if let Some(this) = head.shard {
-            ranges[this.index - 1] = (this.from, this.to);
-        }
-    }
-    let mut expected = 0;
-    for (at, &(from, to)) in ranges.iter().enumerate() {
-        if from != expected {
-            return Err(InputError::new(format!(
-                "shard {} took cases {from}..{to}, but the shard before it ended at {expected}: \
-                 the shards do not fit together",
-                shard_name(at + 1, shard.count)
-            )));
-        }
-        expected = to;
-    }
-    if expected != corpus.cases {
-        return Err(InputError::new(format!(
-            "the shards took {expected} cases of the {} selected: they do not cover the run",
-            corpus.cases
-        )));
-    }
-    let first = first.clone();
-    let ordered = by_index.into_iter().map(|(_, path)| path).collect();
-    Ok((first, ordered))
-}
-
-/// How many missing shards are named; the rest are counted.
-const MISSING_NAMED: usize = 10;
-
-/// The error for shards that were not given (`present`: the indexes
-/// given, sorted and distinct, all in 1..=`count`), naming the first few
-/// only: a forged N of 10^8 must not make a message of 10^8 names.
-fn missing_shards(present: &[(usize, &Path)], count: usize) -> InputError {
-    let mut named = Vec::new();
-    let mut next = 1;
-    for index in present
-        .iter()
-        .map(|&(index, _)| index)
-        .chain(std::iter::once(count + 1))
-    {
-        while next < index && named.len() < MISSING_NAMED {
-            named.push(shard_name(next, count));
-            next += 1;
-        }
-        next = index + 1;
-    }
-    let missing = count - present.len();
-    let more = missing - named.len();
-    InputError::new(format!(
-        "missing {}: {}{} (merge needs every shard of the run)",
-        if missing == 1 { "shard" } else { "shards" },
-        named.join(", "),
-        if more > 0 {
-            format!(" and {more} more")
-        } else {
-            String::new()
-        }
-    ))
 }
 
 /// Two problems of one file (a file straddling shards) as one: the first
