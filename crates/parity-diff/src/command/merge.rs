@@ -29,7 +29,8 @@ use crate::ledger::rules::{whole_run_findings, RuleFinding};
 use crate::report::json::{FileHead, Item, ReportReader};
 use crate::report::record::{CaseRecord, VerdictKind};
 use crate::report::{
-    Consumer, ExtraReport, FileInfo, Problem, ReportOptions, Reports, RunInfo, Totals,
+    Consumer, CorpusInfo, ExtraReport, FileInfo, LedgerInfo, Problem, ReportOptions, Reports,
+    RunInfo, Totals,
 };
 
 use shards::check_shards;
@@ -273,9 +274,27 @@ pub fn merge_command(args: &MergeArgs, out: impl Write) -> Result<Totals, InputE
     // shard whose report does not say (no ledger, or an older report).
     let mut shard_rules = Vec::with_capacity(paths.len());
     for &path in &paths {
+        shard_rules.push(merger.shard_records(path)?);
+    }
+    merger.close()?;
+    if corpus.ops.is_empty() {
+        merger.orphaned_goldens(&corpus)?;
+    }
+    if let Some(ledger) = &ledger {
+        if corpus.is_whole() {
+            merger.ledger_findings(ledger, shard_rules, &paths)?;
+        }
+    }
+    Ok(merger.sink.finish()?)
+}
+
+impl<W: Write> Merger<W> {
+    /// Merges one shard's records, checked against the range of cases it
+    /// claims; returns the rules its cases did not decide, when it says.
+    fn shard_records(&mut self, path: &Path) -> Result<Option<Vec<RuleFinding>>, InputError> {
         let (mut reader, head) = ReportReader::open(path)?;
-        shard_rules.push(None);
-        merger.shard = path.display().to_string();
+        let mut shard_rules = None;
+        self.shard = path.display().to_string();
         let mut held = Held::default();
         // Goldens without a case file are the merge's to find.
         let mut skipping = false;
@@ -285,20 +304,16 @@ pub fn merge_command(args: &MergeArgs, out: impl Write) -> Result<Totals, InputE
                     skipping = matches!(file.problem, Some(Problem::OrphanGolden { .. }));
                     held.file(file.problem.as_ref());
                     if !skipping {
-                        merger.file(file)?;
+                        self.file(file)?;
                     }
                 }
                 Item::Case(record) if !skipping => {
                     held.records += 1;
                     held.missing += usize::from(record.verdict == VerdictKind::Missing);
-                    merger.case(*record)?
+                    self.case(*record)?
                 }
                 Item::Case(_) | Item::EndFile => {}
-                Item::ShardRules(rules) => {
-                    if let Some(last) = shard_rules.last_mut() {
-                        *last = Some(rules);
-                    }
-                }
+                Item::ShardRules(rules) => shard_rules = Some(rules),
                 // The tail is recomputed from the records.
                 _ => {}
             }
@@ -312,52 +327,63 @@ pub fn merge_command(args: &MergeArgs, out: impl Write) -> Result<Totals, InputE
         if let Some(shard) = head.shard.filter(|_| whole_range) {
             held.check(path, shard.from, shard.to)?;
         }
+        Ok(shard_rules)
     }
-    merger.close()?;
-    if corpus.ops.is_empty() {
+
+    /// A problem for each golden whose case file is not in the recorded
+    /// list, each as a file of its own.
+    fn orphaned_goldens(&mut self, corpus: &CorpusInfo) -> Result<(), InputError> {
         let cases: HashSet<&String> = corpus.case_files.iter().collect();
         for golden in corpus.golden_files.iter().filter(|g| !cases.contains(g)) {
-            merger.sink.begin_file(FileInfo {
+            self.sink.begin_file(FileInfo {
                 name: Some(golden.clone()),
                 path: None,
                 suite: None,
             })?;
-            merger.sink.problem(Problem::OrphanGolden {
+            self.sink.problem(Problem::OrphanGolden {
                 // Both are text already (as the shards' reports hold them).
                 golden: Path::new(&corpus.golden_dir)
                     .join(golden)
                     .to_string_lossy()
                     .into_owned(),
             })?;
-            merger.sink.end_file()?;
+            self.sink.end_file()?;
         }
+        Ok(())
     }
-    if let Some(ledger) = &ledger {
-        if corpus.is_whole() {
-            for entry in &ledger.entries {
-                let seen = merger.entries.get(&entry.id).copied().unwrap_or(true);
-                if !seen && !merger.troubled.contains(&entry.id.file) {
-                    merger.sink.orphaned_entry(entry);
-                }
-            }
-            if let Some(at) = shard_rules.iter().position(Option::is_none) {
-                // A ledger, and a shard that does not say which rules
-                // its cases decided: written before `shardRules`.
-                let _ = writeln!(
-                    std::io::stderr(),
-                    "parity-diff: warning: {} does not list the ledger rules its cases did not \
-                     decide (a report of an older parity-diff): the ledger's rules are not \
-                     checked",
-                    outside::text(&paths[at].display().to_string())
-                );
-            }
-            let shard_rules: Option<Vec<_>> = shard_rules.into_iter().collect();
-            let shard_rules = shard_rules.unwrap_or_default();
-            check_shard_rules(&shard_rules, &paths)?;
-            for finding in whole_run_findings(&shard_rules) {
-                merger.sink.rule_finding(&finding);
+
+    /// A whole run's findings of the ledger: the entries whose case no
+    /// shard saw, and the stale and orphaned rules of every shard's
+    /// `shardRules`.
+    fn ledger_findings(
+        &mut self,
+        ledger: &LedgerInfo,
+        shard_rules: Vec<Option<Vec<RuleFinding>>>,
+        paths: &[&Path],
+    ) -> Result<(), InputError> {
+        for entry in &ledger.entries {
+            let seen = self.entries.get(&entry.id).copied().unwrap_or(true);
+            if !seen && !self.troubled.contains(&entry.id.file) {
+                self.sink.orphaned_entry(entry);
             }
         }
+        if let Some(at) = shard_rules.iter().position(Option::is_none) {
+            // A ledger, and a shard that does not say which rules
+            // its cases decided: written before `shardRules`.
+            let _ = writeln!(
+                std::io::stderr(),
+                "parity-diff: warning: {} does not list the ledger rules its cases did not \
+                 decide (a report of an older parity-diff): the ledger's rules are not \
+                 checked",
+                outside::text(&paths[at].display().to_string())
+            );
+        }
+        let shard_rules: Option<Vec<_>> = shard_rules.into_iter().collect();
+        let shard_rules = shard_rules.unwrap_or_default();
+        check_shard_rules(&shard_rules, paths)?;
+        for finding in whole_run_findings(&shard_rules) {
+            self.sink.rule_finding(&finding);
+        }
+        Ok(())
     }
-    Ok(merger.sink.finish()?)
 }
