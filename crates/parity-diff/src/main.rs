@@ -27,12 +27,15 @@ use parity_diff::report::{formats, ExtraReport};
 mod cli;
 
 use cli::each_suite::{several_suites_print_text, Accept, Bless};
-use cli::flags::{given_side, VerdictFlags};
-use cli::project::{one_suite_only, GivenPlaces, Project};
+use cli::flags::{given_side, ReportFlags, VerdictFlags};
+use cli::project::{one_suite_only, ConfigFlags, GivenPlaces, Project};
 use cli::settle::{grow_corpus, lone_suite, promote_findings, Given, Growing};
 use cli::{did_you_mean, each_suite, progress_command, project, review};
-use cli::{Cli, Command};
+use cli::{AcceptFlags, BlessFlags, Cli, Command, FuzzFlags, RunFlags};
 use parity_diff::command::suites::{run_suites, SuiteRun};
+
+/// Standard output, buffered, as every subcommand is given it.
+type Stdout = io::BufWriter<io::StdoutLock<'static>>;
 
 fn main_inner(cli: Cli) -> anyhow::Result<u8> {
     let report = &cli.report;
@@ -54,20 +57,7 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
             ledger,
             verdict,
         } => {
-            // compare runs nothing: a suite gives it only its ledger, and
-            // only when --suite names it.
-            let ledger = match (ledger.ledger, flags.suites.is_empty()) {
-                (Some(path), _) => Some(path),
-                (None, true) => None,
-                (None, false) => {
-                    let project = Project::open(flags)?;
-                    let suite = lone_suite(&project, &flags.suites)?;
-                    let places = project.places(GivenPlaces::default(), suite)?;
-                    // Spelled from here: compare does not change directory.
-                    let path = project.outside(&places.ledger_default);
-                    path.exists().then_some(path)
-                }
-            };
+            let ledger = compare_ledger(ledger.ledger, flags)?;
             let args = CompareArgs {
                 results,
                 golden,
@@ -79,97 +69,8 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
             };
             Ok(compare_command(&args, stdout)?.exit_code())
         }
-        Command::Run {
-            oracle,
-            corpus,
-            shard,
-            timings,
-            record_timings,
-            reports,
-            with,
-        } => {
-            let project = Project::open(flags)?;
-            let suites = project.suites(&flags.suites)?;
-            one_suite_only(
-                &suites,
-                &[
-                    ("--cases", corpus.cases.is_some()),
-                    ("--golden", corpus.golden.is_some()),
-                    ("--ledger", with.ledger.ledger.is_some()),
-                    ("--oracle", oracle.is_some()),
-                    ("--shard", shard.is_some()),
-                    ("--record-timings", record_timings.is_some()),
-                ],
-            )?;
-            project.enter()?;
-            let rerun = with.rerun.read(&project)?;
-            let timings = read_timings(&project, &timings)?;
-            let given = Given {
-                timings: timings.as_ref(),
-                record_timings: record_timings.map(|path| project.given(path)),
-                extra: reports
-                    .into_iter()
-                    .map(|extra| ExtraReport {
-                        path: project.given(extra.path),
-                        ..extra
-                    })
-                    .collect(),
-                ..Given::of(&oracle, &corpus, &with, report, rerun.as_ref())
-            };
-            if suites.is_empty() {
-                let args = given.run_args(&project, None, shard)?;
-                return Ok(run_command(&args, stdout)?.exit_code());
-            }
-            let runs = suites
-                .iter()
-                .map(|suite| {
-                    Ok(SuiteRun {
-                        name: suite.name.clone(),
-                        args: given.run_args(&project, Some(suite), shard)?,
-                    })
-                })
-                .collect::<anyhow::Result<Vec<_>>>()?;
-            Ok(run_suites(&runs, report.options(&with.verdict), stdout)?.exit_code())
-        }
-        Command::Accept {
-            oracle,
-            reason,
-            triaged,
-            link,
-            prune,
-            rule,
-            one_case,
-            force,
-            corpus,
-            with,
-        } => {
-            report.check(formats::Command::Accept)?;
-            let project = Project::open(flags)?;
-            let suites = project.suites(&flags.suites)?;
-            one_suite_only(
-                &suites,
-                &[
-                    ("--cases", corpus.cases.is_some()),
-                    ("--golden", corpus.golden.is_some()),
-                    ("--ledger", with.ledger.ledger.is_some()),
-                    ("--oracle", oracle.is_some()),
-                ],
-            )?;
-            several_suites_print_text(&suites, report, "accept")?;
-            project.enter()?;
-            let rerun = with.rerun.read(&project)?;
-            let given = Given::of(&oracle, &corpus, &with, report, rerun.as_ref());
-            let accept = Accept {
-                reason,
-                triaged,
-                link,
-                prune,
-                rule,
-                cases: one_case,
-                force,
-            };
-            each_suite::accept(&project, &suites, &given, &accept, stdout)
-        }
+        Command::Run { flags: run } => run_subcommand(run, flags, report, stdout),
+        Command::Accept { flags: accept } => accept_subcommand(accept, flags, report, stdout),
         Command::Review { flags: review } => review::review(review, flags, report, stdout),
         Command::Progress { flags: progress } => {
             progress_command::progress(progress, flags, report, stdout)
@@ -186,26 +87,7 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
             saved,
             output,
             extra,
-        } => {
-            let args = ReportArgs {
-                saved,
-                report: report.options(&VerdictFlags::default()),
-                extra,
-            };
-            let totals = match output {
-                Some(path) => {
-                    let file = std::fs::File::create(&path).map_err(|error| {
-                        InputError::new(format!(
-                            "cannot write {}: {error}",
-                            outside::text(&path.display().to_string())
-                        ))
-                    })?;
-                    report_command(&args, io::BufWriter::new(file))?
-                }
-                None => report_command(&args, stdout)?,
-            };
-            Ok(totals.exit_code())
-        }
+        } => report_subcommand(saved, output, extra, report, stdout),
         Command::Delta { base, head } => {
             report.check(formats::Command::Delta)?;
             let args = DeltaArgs {
@@ -216,39 +98,7 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
             };
             Ok(delta_command(&args, stdout)?)
         }
-        Command::Bless {
-            reference,
-            corpus,
-            check,
-            force,
-            allow_nondeterministic,
-            run,
-            repeat,
-        } => {
-            report.check(formats::Command::Bless)?;
-            let project = Project::open(flags)?;
-            let suites = project.suites(&flags.suites)?;
-            one_suite_only(
-                &suites,
-                &[
-                    ("--cases", corpus.cases.is_some()),
-                    ("--golden", corpus.golden.is_some()),
-                    ("--reference", reference.is_some()),
-                ],
-            )?;
-            several_suites_print_text(&suites, report, "bless")?;
-            let bless = Bless {
-                reference,
-                corpus: &corpus,
-                check,
-                force,
-                repeat: repeat.repeat,
-                allow_nondeterministic,
-                run: &run,
-                report,
-            };
-            each_suite::bless(&project, &suites, &bless, stdout)
-        }
+        Command::Bless { flags: bless } => bless_subcommand(bless, flags, report, stdout),
         Command::Coverage {
             corpus,
             allowlist,
@@ -272,92 +122,292 @@ fn main_inner(cli: Cli) -> anyhow::Result<u8> {
             };
             Ok(cmin_command(&args, stdout)?)
         }
-        Command::Fuzz {
-            left,
-            right,
+        Command::Fuzz { flags: fuzz } => fuzz_subcommand(fuzz, flags, report, stdout),
+    }
+}
+
+/// `compare --ledger`, else the ledger of the suite --suite names, when
+/// it exists: compare runs nothing, so a suite gives it only its ledger,
+/// and only when --suite names it.
+fn compare_ledger(given: Option<PathBuf>, flags: &ConfigFlags) -> anyhow::Result<Option<PathBuf>> {
+    Ok(match (given, flags.suites.is_empty()) {
+        (Some(path), _) => Some(path),
+        (None, true) => None,
+        (None, false) => {
+            let project = Project::open(flags)?;
+            let suite = lone_suite(&project, &flags.suites)?;
+            let places = project.places(GivenPlaces::default(), suite)?;
+            // Spelled from here: compare does not change directory.
+            let path = project.outside(&places.ledger_default);
+            path.exists().then_some(path)
+        }
+    })
+}
+
+fn run_subcommand(
+    run: RunFlags,
+    flags: &ConfigFlags,
+    report: &ReportFlags,
+    stdout: Stdout,
+) -> anyhow::Result<u8> {
+    let RunFlags {
+        oracle,
+        corpus,
+        shard,
+        timings,
+        record_timings,
+        reports,
+        with,
+    } = run;
+    let project = Project::open(flags)?;
+    let suites = project.suites(&flags.suites)?;
+    one_suite_only(
+        &suites,
+        &[
+            ("--cases", corpus.cases.is_some()),
+            ("--golden", corpus.golden.is_some()),
+            ("--ledger", with.ledger.ledger.is_some()),
+            ("--oracle", oracle.is_some()),
+            ("--shard", shard.is_some()),
+            ("--record-timings", record_timings.is_some()),
+        ],
+    )?;
+    project.enter()?;
+    let rerun = with.rerun.read(&project)?;
+    let timings = read_timings(&project, &timings)?;
+    let given = Given {
+        timings: timings.as_ref(),
+        record_timings: record_timings.map(|path| project.given(path)),
+        extra: reports
+            .into_iter()
+            .map(|extra| ExtraReport {
+                path: project.given(extra.path),
+                ..extra
+            })
+            .collect(),
+        ..Given::of(&oracle, &corpus, &with, report, rerun.as_ref())
+    };
+    if suites.is_empty() {
+        let args = given.run_args(&project, None, shard)?;
+        return Ok(run_command(&args, stdout)?.exit_code());
+    }
+    let runs = suites
+        .iter()
+        .map(|suite| {
+            Ok(SuiteRun {
+                name: suite.name.clone(),
+                args: given.run_args(&project, Some(suite), shard)?,
+            })
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    Ok(run_suites(&runs, report.options(&with.verdict), stdout)?.exit_code())
+}
+
+fn accept_subcommand(
+    accept: AcceptFlags,
+    flags: &ConfigFlags,
+    report: &ReportFlags,
+    stdout: Stdout,
+) -> anyhow::Result<u8> {
+    let AcceptFlags {
+        oracle,
+        reason,
+        triaged,
+        link,
+        prune,
+        rule,
+        one_case,
+        force,
+        corpus,
+        with,
+    } = accept;
+    report.check(formats::Command::Accept)?;
+    let project = Project::open(flags)?;
+    let suites = project.suites(&flags.suites)?;
+    one_suite_only(
+        &suites,
+        &[
+            ("--cases", corpus.cases.is_some()),
+            ("--golden", corpus.golden.is_some()),
+            ("--ledger", with.ledger.ledger.is_some()),
+            ("--oracle", oracle.is_some()),
+        ],
+    )?;
+    several_suites_print_text(&suites, report, "accept")?;
+    project.enter()?;
+    let rerun = with.rerun.read(&project)?;
+    let given = Given::of(&oracle, &corpus, &with, report, rerun.as_ref());
+    let accept = Accept {
+        reason,
+        triaged,
+        link,
+        prune,
+        rule,
+        cases: one_case,
+        force,
+    };
+    each_suite::accept(&project, &suites, &given, &accept, stdout)
+}
+
+/// `report`: to standard output, or to --output's file.
+fn report_subcommand(
+    saved: PathBuf,
+    output: Option<PathBuf>,
+    extra: Vec<ExtraReport>,
+    report: &ReportFlags,
+    stdout: Stdout,
+) -> anyhow::Result<u8> {
+    let args = ReportArgs {
+        saved,
+        report: report.options(&VerdictFlags::default()),
+        extra,
+    };
+    let totals = match output {
+        Some(path) => {
+            let file = std::fs::File::create(&path).map_err(|error| {
+                InputError::new(format!(
+                    "cannot write {}: {error}",
+                    outside::text(&path.display().to_string())
+                ))
+            })?;
+            report_command(&args, io::BufWriter::new(file))?
+        }
+        None => report_command(&args, stdout)?,
+    };
+    Ok(totals.exit_code())
+}
+
+fn bless_subcommand(
+    bless: BlessFlags,
+    flags: &ConfigFlags,
+    report: &ReportFlags,
+    stdout: Stdout,
+) -> anyhow::Result<u8> {
+    let BlessFlags {
+        reference,
+        check,
+        force,
+        allow_nondeterministic,
+        corpus,
+        run,
+        repeat,
+    } = bless;
+    report.check(formats::Command::Bless)?;
+    let project = Project::open(flags)?;
+    let suites = project.suites(&flags.suites)?;
+    one_suite_only(
+        &suites,
+        &[
+            ("--cases", corpus.cases.is_some()),
+            ("--golden", corpus.golden.is_some()),
+            ("--reference", reference.is_some()),
+        ],
+    )?;
+    several_suites_print_text(&suites, report, "bless")?;
+    let bless = Bless {
+        reference,
+        corpus: &corpus,
+        check,
+        force,
+        repeat: repeat.repeat,
+        allow_nondeterministic,
+        run: &run,
+        report,
+    };
+    each_suite::bless(&project, &suites, &bless, stdout)
+}
+
+/// `fuzz`, or its --promote or --grow.
+fn fuzz_subcommand(
+    fuzz: FuzzFlags,
+    flags: &ConfigFlags,
+    report: &ReportFlags,
+    stdout: Stdout,
+) -> anyhow::Result<u8> {
+    let FuzzFlags {
+        left,
+        right,
+        ops,
+        generator,
+        corpus,
+        seed,
+        count,
+        duration,
+        out,
+        promote,
+        grow,
+        reference,
+        ledger,
+        no_minimize,
+        shrink_budget,
+        batch_size,
+        force,
+        verbose,
+        mut run,
+    } = fuzz;
+    if let Some(findings) = promote {
+        return promote_findings(flags, findings, corpus, left, run, report, stdout);
+    }
+    if let Some(dir) = grow {
+        let given = Growing {
+            dir,
+            reference,
+            corpus,
             ops,
             generator,
-            corpus,
             seed,
             count,
             duration,
-            out,
-            ledger,
-            promote,
-            grow,
-            reference,
             batch_size,
-            force,
-            no_minimize,
-            shrink_budget,
-            verbose,
-            mut run,
-        } => {
-            if let Some(findings) = promote {
-                return promote_findings(flags, findings, corpus, left, run, report, stdout);
-            }
-            if let Some(dir) = grow {
-                let given = Growing {
-                    dir,
-                    reference,
-                    corpus,
-                    ops,
-                    generator,
-                    seed,
-                    count,
-                    duration,
-                    batch_size,
-                };
-                return grow_corpus(flags, given, run, report, stdout);
-            }
-            report.check(formats::Command::Fuzz)?;
-            let project = Project::open(flags)?;
-            let suite = lone_suite(&project, &flags.suites)?;
-            let given = GivenPlaces {
-                cases: corpus,
-                ..GivenPlaces::default()
-            };
-            let places = project.places(given, suite)?;
-            if project::in_ci() && out.is_none() && !force {
-                return Err(InputError::new(
-                    "refusing to write fuzz's findings where parity.toml says in CI (the CI \
-                     environment variable is set); give --out DIR, or --force to write anyway",
-                )
-                .into());
-            }
-            let out = project.fuzz_out(out, suite, &places)?;
-            run.settle(suite);
-            let key = |pick: fn(&Suite) -> Option<&String>| suite.and_then(pick).cloned();
-            let left = left.or_else(|| key(|suite| suite.reference.as_ref()));
-            let right = right.or_else(|| key(|suite| suite.oracle.as_ref()));
-            let generator = generator.or_else(|| key(|suite| suite.generator.as_ref()));
-            project.enter()?;
-            let args = FuzzArgs {
-                left: given_side(left, "--left", "reference")?,
-                right: given_side(right, "--right", "oracle")?,
-                ops,
-                generator,
-                corpus: places.cases,
-                seed,
-                count,
-                duration,
-                batch_size,
-                out_dir: out,
-                ledger,
-                ledger_default: places.ledger_default,
-                limits: run.limits(None)?,
-                jobs: run.jobs(),
-                format: report.format(),
-                quiet: report.quiet,
-                shrinking: Shrinking {
-                    minimize: !no_minimize,
-                    budget: Some(shrink_budget.unwrap_or(DEFAULT_SHRINK_BUDGET)),
-                },
-                verbose,
-            };
-            Ok(fuzz_command(&args, stdout, &mut io::stderr())?)
-        }
+        };
+        return grow_corpus(flags, given, run, report, stdout);
     }
+    report.check(formats::Command::Fuzz)?;
+    let project = Project::open(flags)?;
+    let suite = lone_suite(&project, &flags.suites)?;
+    let given = GivenPlaces {
+        cases: corpus,
+        ..GivenPlaces::default()
+    };
+    let places = project.places(given, suite)?;
+    if project::in_ci() && out.is_none() && !force {
+        return Err(InputError::new(
+            "refusing to write fuzz's findings where parity.toml says in CI (the CI \
+             environment variable is set); give --out DIR, or --force to write anyway",
+        )
+        .into());
+    }
+    let out = project.fuzz_out(out, suite, &places)?;
+    run.settle(suite);
+    let key = |pick: fn(&Suite) -> Option<&String>| suite.and_then(pick).cloned();
+    let left = left.or_else(|| key(|suite| suite.reference.as_ref()));
+    let right = right.or_else(|| key(|suite| suite.oracle.as_ref()));
+    let generator = generator.or_else(|| key(|suite| suite.generator.as_ref()));
+    project.enter()?;
+    let args = FuzzArgs {
+        left: given_side(left, "--left", "reference")?,
+        right: given_side(right, "--right", "oracle")?,
+        ops,
+        generator,
+        corpus: places.cases,
+        seed,
+        count,
+        duration,
+        batch_size,
+        out_dir: out,
+        ledger,
+        ledger_default: places.ledger_default,
+        limits: run.limits(None)?,
+        jobs: run.jobs(),
+        format: report.format(),
+        quiet: report.quiet,
+        shrinking: Shrinking {
+            minimize: !no_minimize,
+            budget: Some(shrink_budget.unwrap_or(DEFAULT_SHRINK_BUDGET)),
+        },
+        verbose,
+    };
+    Ok(fuzz_command(&args, stdout, &mut io::stderr())?)
 }
 
 /// `--timings`' files read and added up (`None` without any), once

@@ -17,7 +17,7 @@ pub mod settle;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use parity_diff::command::init::Lang;
 use parity_diff::corpus::Shard;
 use parity_diff::fuzz::command::parse_duration;
@@ -79,76 +79,16 @@ pub(crate) enum Command {
     /// Run an oracle over a corpus and compare with its goldens.
     #[command(override_usage = "parity-diff run [--oracle <CMD>] [OPTIONS]")]
     Run {
-        /// The oracle command (run with `sh -c`, cases on stdin) [default:
-        /// the suite's `oracle`].
-        #[arg(long, value_name = "CMD")]
-        oracle: Option<String>,
         #[command(flatten)]
-        corpus: CorpusFlags,
-        /// Only the K-th of N shards: N contiguous ranges of the selected
-        /// cases, in corpus order, balanced by count, or by time with
-        /// --timings (`merge` joins their JSON reports).
-        #[arg(long, value_name = "K/N")]
-        shard: Option<Shard>,
-        /// Balance --shard by the oracle times a timings file holds
-        /// (`run --record-timings`); repeat the flag to add up several
-        /// (each shard's, say).
-        #[arg(long, value_name = "FILE", requires = "shard")]
-        timings: Vec<PathBuf>,
-        /// Write each case file's oracle time (and how many cases it was
-        /// sent) to FILE, for --timings. Never in the report.
-        #[arg(long, value_name = "FILE")]
-        record_timings: Option<PathBuf>,
-        /// Also write the report in FORMAT to PATH, from this same run
-        /// (repeat the flag: `--report junit=out.xml --report
-        /// html=out.html`); each file is what `--format FORMAT` alone
-        /// would print.
-        #[arg(long = "report", value_name = "FORMAT=PATH", value_parser = ExtraReport::parse)]
-        reports: Vec<ExtraReport>,
-        #[command(flatten)]
-        with: CorpusRunFlags,
+        flags: RunFlags,
     },
     /// Run the corpus and record every new or changed divergence in the
     /// ledger, with a reason; --prune removes entries that no longer
     /// apply.
     #[command(override_usage = "parity-diff accept [--oracle <CMD>] [--reason <TEXT>] [OPTIONS]")]
     Accept {
-        /// The oracle command (run with `sh -c`, cases on stdin) [default:
-        /// the suite's `oracle`].
-        #[arg(long, value_name = "CMD")]
-        oracle: Option<String>,
-        /// Why these divergences are acceptable (required unless only
-        /// pruning).
-        #[arg(long, value_name = "TEXT")]
-        reason: Option<String>,
-        /// Record them as known bugs to fix, not deliberate differences.
-        #[arg(long)]
-        triaged: bool,
-        /// Where a triaged bug is tracked.
-        #[arg(long, value_name = "URL", requires = "triaged")]
-        link: Option<String>,
-        /// Remove entries of cases that pass now (stale) and, on a full
-        /// run, of cases that are gone (orphaned), and rules that match
-        /// no case (stale) or whose ops have none (orphaned).
-        #[arg(long)]
-        prune: bool,
-        /// Write one rule for each op whose every divergence has one form
-        /// (one thrown message, or crash, timeout or invalid output), and
-        /// case entries for the rest.
-        #[arg(long)]
-        rule: bool,
-        /// Accept only this case: FILE (its case file, as the ledger
-        /// names it) and the case's `name`, split at the first `:`
-        /// (repeatable).
-        #[arg(long = "case", id = "case", value_name = "FILE:NAME")]
-        one_case: Vec<String>,
-        /// Write even when the CI environment variable is set.
-        #[arg(long)]
-        force: bool,
         #[command(flatten)]
-        corpus: CorpusFlags,
-        #[command(flatten)]
-        with: CorpusRunFlags,
+        flags: AcceptFlags,
     },
     /// Walk the new, changed and stale divergences of a run (or of a JSON
     /// report) in a terminal, group by group: accept, triage, write an op
@@ -207,26 +147,8 @@ pub(crate) enum Command {
     /// Write goldens from a reference oracle.
     #[command(override_usage = "parity-diff bless [--reference <CMD>] [OPTIONS]")]
     Bless {
-        /// The reference oracle command (run with `sh -c`) [default: the
-        /// suite's `reference`].
-        #[arg(long, value_name = "CMD")]
-        reference: Option<String>,
-        /// Write nothing; exit 1 when any golden would change or is orphaned.
-        #[arg(long)]
-        check: bool,
-        /// Write even when the CI environment variable is set.
-        #[arg(long)]
-        force: bool,
-        /// With --repeat, write the first run's goldens even for cases
-        /// whose result differs between the reference's runs.
-        #[arg(long)]
-        allow_nondeterministic: bool,
         #[command(flatten)]
-        corpus: CorpusFlags,
-        #[command(flatten)]
-        run: OracleFlags,
-        #[command(flatten)]
-        repeat: RepeatFlag,
+        flags: BlessFlags,
     },
     /// Run each case alone through a Node reference with V8's coverage
     /// on, and report per op the spans its cases reach, and every span
@@ -258,85 +180,191 @@ pub(crate) enum Command {
     /// Take cases from a generator, or mutate a corpus's, run them through
     /// two oracles side by side, and minimize and keep every divergence.
     Fuzz {
-        /// One implementation (run with `sh -c`, cases on stdin) [default:
-        /// the suite's `reference`].
-        #[arg(long)]
-        left: Option<String>,
-        /// The other [default: the suite's `oracle`].
-        #[arg(long)]
-        right: Option<String>,
-        /// Only these ops (repeat the flag; default: the ops of the
-        /// corpus's cases).
-        #[arg(long = "op", value_name = "OP")]
-        ops: Vec<String>,
-        /// A case generator: `CMD --op OP --seed N --count K` prints a
-        /// JSON array of K cases of op OP (run with `sh -c`). Without it,
-        /// the corpus's cases are mutated [default: the suite's
-        /// `generator`].
-        #[arg(long, value_name = "CMD")]
-        generator: Option<String>,
-        /// The corpus whose cases are mutated, and whose ops are fuzzed
-        /// when no --op is given [default: the suite's `cases`, else
-        /// cases].
-        #[arg(long, visible_alias = "cases", value_name = "DIR")]
-        corpus: Option<PathBuf>,
-        /// The seed (default: a fresh one, printed so a finding can be replayed).
-        #[arg(long)]
-        seed: Option<u64>,
-        /// Stop after this many cases (default 10000 without --duration).
-        #[arg(long, conflicts_with = "duration")]
-        count: Option<usize>,
-        /// Stop after this long: 30s, 10m, 2h.
-        #[arg(long, value_parser = parse_duration)]
-        duration: Option<Duration>,
-        /// Where minimized divergences are written as case files, outside
-        /// the corpus [default: the suite's `fuzz-out`, else fuzz-findings
-        /// beside the cases directory].
-        #[arg(long, value_name = "DIR")]
-        out: Option<PathBuf>,
-        /// Fuzz nothing: move the findings in DIR (a former --out) into
-        /// the corpus, under regressions/, and bless their goldens with
-        /// the reference (--left, else the suite's `reference`).
-        #[arg(long, value_name = "DIR", conflicts_with_all = ["seed", "count", "duration", "generator", "out"])]
-        promote: Option<PathBuf>,
-        /// Grow the corpus, guided by a Node reference's coverage: keep
-        /// each case that reaches code the corpus does not, shrunk, in a
-        /// case file in DIR with its golden (for --promote DIR).
-        #[arg(long, value_name = "DIR", conflicts_with_all = ["promote", "left", "right", "out", "ledger"])]
-        grow: Option<PathBuf>,
-        /// The Node reference --grow runs with coverage on [default: the
-        /// suite's `reference`].
-        #[arg(long, value_name = "CMD", requires = "grow")]
-        reference: Option<String>,
-        /// The ledger whose entries and rules say which divergences are
-        /// known (counted, neither minimized nor written); default:
-        /// parity-ledger.txt beside the corpus, when it exists.
-        #[arg(long, value_name = "FILE")]
-        ledger: Option<PathBuf>,
-        /// Keep every finding as found: no minimizing.
-        #[arg(long, conflicts_with_all = ["promote", "grow"])]
-        no_minimize: bool,
-        /// How many times the session's own oracle runs minimizing may
-        /// spend; past it, findings are kept as found (as with
-        /// --no-minimize) [default: 3].
-        #[arg(long, value_name = "FACTOR", value_parser = parse_budget, conflicts_with_all = ["promote", "grow"])]
-        shrink_budget: Option<f64>,
-        /// Cases per batch.
-        #[arg(long, default_value_t = 1000)]
-        batch_size: usize,
-        /// Write findings with CI set even where parity.toml says
-        /// (`fuzz-out`, or its default): without it, CI writes them only
-        /// to an --out given on the command line, as accept and bless
-        /// write nothing there without --force.
-        #[arg(long, conflicts_with_all = ["promote", "grow"])]
-        force: bool,
-        /// List each known divergence's signature (by default the
-        /// closing line counts them per op).
-        #[arg(long)]
-        verbose: bool,
         #[command(flatten)]
-        run: OracleFlags,
+        flags: FuzzFlags,
     },
+}
+
+/// `run`'s flags.
+#[derive(Args)]
+pub(crate) struct RunFlags {
+    /// The oracle command (run with `sh -c`, cases on stdin) [default:
+    /// the suite's `oracle`].
+    #[arg(long, value_name = "CMD")]
+    pub(crate) oracle: Option<String>,
+    #[command(flatten)]
+    pub(crate) corpus: CorpusFlags,
+    /// Only the K-th of N shards: N contiguous ranges of the selected
+    /// cases, in corpus order, balanced by count, or by time with
+    /// --timings (`merge` joins their JSON reports).
+    #[arg(long, value_name = "K/N")]
+    pub(crate) shard: Option<Shard>,
+    /// Balance --shard by the oracle times a timings file holds
+    /// (`run --record-timings`); repeat the flag to add up several
+    /// (each shard's, say).
+    #[arg(long, value_name = "FILE", requires = "shard")]
+    pub(crate) timings: Vec<PathBuf>,
+    /// Write each case file's oracle time (and how many cases it was
+    /// sent) to FILE, for --timings. Never in the report.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) record_timings: Option<PathBuf>,
+    /// Also write the report in FORMAT to PATH, from this same run
+    /// (repeat the flag: `--report junit=out.xml --report
+    /// html=out.html`); each file is what `--format FORMAT` alone
+    /// would print.
+    #[arg(long = "report", value_name = "FORMAT=PATH", value_parser = ExtraReport::parse)]
+    pub(crate) reports: Vec<ExtraReport>,
+    #[command(flatten)]
+    pub(crate) with: CorpusRunFlags,
+}
+
+/// `accept`'s flags.
+#[derive(Args)]
+pub(crate) struct AcceptFlags {
+    /// The oracle command (run with `sh -c`, cases on stdin) [default:
+    /// the suite's `oracle`].
+    #[arg(long, value_name = "CMD")]
+    pub(crate) oracle: Option<String>,
+    /// Why these divergences are acceptable (required unless only
+    /// pruning).
+    #[arg(long, value_name = "TEXT")]
+    pub(crate) reason: Option<String>,
+    /// Record them as known bugs to fix, not deliberate differences.
+    #[arg(long)]
+    pub(crate) triaged: bool,
+    /// Where a triaged bug is tracked.
+    #[arg(long, value_name = "URL", requires = "triaged")]
+    pub(crate) link: Option<String>,
+    /// Remove entries of cases that pass now (stale) and, on a full
+    /// run, of cases that are gone (orphaned), and rules that match
+    /// no case (stale) or whose ops have none (orphaned).
+    #[arg(long)]
+    pub(crate) prune: bool,
+    /// Write one rule for each op whose every divergence has one form
+    /// (one thrown message, or crash, timeout or invalid output), and
+    /// case entries for the rest.
+    #[arg(long)]
+    pub(crate) rule: bool,
+    /// Accept only this case: FILE (its case file, as the ledger
+    /// names it) and the case's `name`, split at the first `:`
+    /// (repeatable).
+    #[arg(long = "case", id = "case", value_name = "FILE:NAME")]
+    pub(crate) one_case: Vec<String>,
+    /// Write even when the CI environment variable is set.
+    #[arg(long)]
+    pub(crate) force: bool,
+    #[command(flatten)]
+    pub(crate) corpus: CorpusFlags,
+    #[command(flatten)]
+    pub(crate) with: CorpusRunFlags,
+}
+
+/// `bless`'s flags.
+#[derive(Args)]
+pub(crate) struct BlessFlags {
+    /// The reference oracle command (run with `sh -c`) [default: the
+    /// suite's `reference`].
+    #[arg(long, value_name = "CMD")]
+    pub(crate) reference: Option<String>,
+    /// Write nothing; exit 1 when any golden would change or is orphaned.
+    #[arg(long)]
+    pub(crate) check: bool,
+    /// Write even when the CI environment variable is set.
+    #[arg(long)]
+    pub(crate) force: bool,
+    /// With --repeat, write the first run's goldens even for cases
+    /// whose result differs between the reference's runs.
+    #[arg(long)]
+    pub(crate) allow_nondeterministic: bool,
+    #[command(flatten)]
+    pub(crate) corpus: CorpusFlags,
+    #[command(flatten)]
+    pub(crate) run: OracleFlags,
+    #[command(flatten)]
+    pub(crate) repeat: RepeatFlag,
+}
+
+/// `fuzz`'s flags.
+#[derive(Args)]
+pub(crate) struct FuzzFlags {
+    /// One implementation (run with `sh -c`, cases on stdin) [default:
+    /// the suite's `reference`].
+    #[arg(long)]
+    pub(crate) left: Option<String>,
+    /// The other [default: the suite's `oracle`].
+    #[arg(long)]
+    pub(crate) right: Option<String>,
+    /// Only these ops (repeat the flag; default: the ops of the
+    /// corpus's cases).
+    #[arg(long = "op", value_name = "OP")]
+    pub(crate) ops: Vec<String>,
+    /// A case generator: `CMD --op OP --seed N --count K` prints a
+    /// JSON array of K cases of op OP (run with `sh -c`). Without it,
+    /// the corpus's cases are mutated [default: the suite's
+    /// `generator`].
+    #[arg(long, value_name = "CMD")]
+    pub(crate) generator: Option<String>,
+    /// The corpus whose cases are mutated, and whose ops are fuzzed
+    /// when no --op is given [default: the suite's `cases`, else
+    /// cases].
+    #[arg(long, visible_alias = "cases", value_name = "DIR")]
+    pub(crate) corpus: Option<PathBuf>,
+    /// The seed (default: a fresh one, printed so a finding can be replayed).
+    #[arg(long)]
+    pub(crate) seed: Option<u64>,
+    /// Stop after this many cases (default 10000 without --duration).
+    #[arg(long, conflicts_with = "duration")]
+    pub(crate) count: Option<usize>,
+    /// Stop after this long: 30s, 10m, 2h.
+    #[arg(long, value_parser = parse_duration)]
+    pub(crate) duration: Option<Duration>,
+    /// Where minimized divergences are written as case files, outside
+    /// the corpus [default: the suite's `fuzz-out`, else fuzz-findings
+    /// beside the cases directory].
+    #[arg(long, value_name = "DIR")]
+    pub(crate) out: Option<PathBuf>,
+    /// Fuzz nothing: move the findings in DIR (a former --out) into
+    /// the corpus, under regressions/, and bless their goldens with
+    /// the reference (--left, else the suite's `reference`).
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["seed", "count", "duration", "generator", "out"])]
+    pub(crate) promote: Option<PathBuf>,
+    /// Grow the corpus, guided by a Node reference's coverage: keep
+    /// each case that reaches code the corpus does not, shrunk, in a
+    /// case file in DIR with its golden (for --promote DIR).
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["promote", "left", "right", "out", "ledger"])]
+    pub(crate) grow: Option<PathBuf>,
+    /// The Node reference --grow runs with coverage on [default: the
+    /// suite's `reference`].
+    #[arg(long, value_name = "CMD", requires = "grow")]
+    pub(crate) reference: Option<String>,
+    /// The ledger whose entries and rules say which divergences are
+    /// known (counted, neither minimized nor written); default:
+    /// parity-ledger.txt beside the corpus, when it exists.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) ledger: Option<PathBuf>,
+    /// Keep every finding as found: no minimizing.
+    #[arg(long, conflicts_with_all = ["promote", "grow"])]
+    pub(crate) no_minimize: bool,
+    /// How many times the session's own oracle runs minimizing may
+    /// spend; past it, findings are kept as found (as with
+    /// --no-minimize) [default: 3].
+    #[arg(long, value_name = "FACTOR", value_parser = parse_budget, conflicts_with_all = ["promote", "grow"])]
+    pub(crate) shrink_budget: Option<f64>,
+    /// Cases per batch.
+    #[arg(long, default_value_t = 1000)]
+    pub(crate) batch_size: usize,
+    /// Write findings with CI set even where parity.toml says
+    /// (`fuzz-out`, or its default): without it, CI writes them only
+    /// to an --out given on the command line, as accept and bless
+    /// write nothing there without --force.
+    #[arg(long, conflicts_with_all = ["promote", "grow"])]
+    pub(crate) force: bool,
+    /// List each known divergence's signature (by default the
+    /// closing line counts them per op).
+    #[arg(long)]
+    pub(crate) verbose: bool,
+    #[command(flatten)]
+    pub(crate) run: OracleFlags,
 }
 
 /// `init --lang`: the oracle skeleton's language.

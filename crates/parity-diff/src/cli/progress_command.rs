@@ -78,21 +78,7 @@ pub(crate) fn progress(
     mut out: impl Write,
 ) -> anyhow::Result<u8> {
     let format = report.format();
-    let formats: &[Format] = if flags.history {
-        &[Format::Human, Format::Markdown, Format::Html]
-    } else {
-        &[Format::Human]
-    };
-    if !formats.contains(&format) {
-        let names: Vec<&str> = formats.iter().map(|format| format.name()).collect();
-        return Err(InputError::new(format!(
-            "progress{} takes --format {}, not {}",
-            if flags.history { " --history" } else { "" },
-            names.join(", "),
-            format.name()
-        ))
-        .into());
-    }
+    check_format(&flags, format)?;
     if flags.corpus.filter.is_some() {
         return Err(
             InputError::new("progress counts the whole corpus: --filter is not for it").into(),
@@ -112,32 +98,7 @@ pub(crate) fn progress(
     project.enter()?;
     let path = project.progress_file(flags.file.clone())?;
     if flags.history {
-        let by = match flags.by {
-            ByArg::Op => By::Op,
-            ByArg::Suite => By::Suite,
-        };
-        let versions = git::versions(&path)?;
-        let shown = path.display().to_string();
-        let mut history = history::history(&shown, versions, by);
-        if !config.suites.is_empty() {
-            history
-                .series
-                .retain(|series| config.suites.contains(&series.suite));
-        }
-        for skipped in &history.skipped {
-            eprintln!(
-                "parity-diff: warning: a version left out: {}",
-                outside::text(skipped)
-            );
-        }
-        let text = match format {
-            Format::Markdown => history::markdown(&history, flags.last),
-            Format::Html => chart::page(&history),
-            _ => history::human(&history, flags.last),
-        };
-        out.write_all(text.as_bytes())?;
-        out.flush()?;
-        return Ok(0);
+        return print_history(&flags, config, &path, format, &mut out);
     }
     let (mut counted, uncompared) = match &flags.from_report {
         Some(report) => from_report(&project, &suites, &flags, &project.given(report.clone()))?,
@@ -160,29 +121,109 @@ pub(crate) fn progress(
         }
     }
     if flags.check {
-        let Some(before) = before else {
-            writeln!(
-                out,
-                "{shown} does not exist: `parity-diff progress` writes it"
-            )?;
-            return Ok(1);
-        };
-        let changes = moved(&before, &counted);
-        if changes.is_empty() {
-            writeln!(out, "{shown} is up to date")?;
-            return Ok(0);
-        }
+        return check_file(before, &counted, &shown, &mut out);
+    }
+    update_file(&path, before, counted, &shown, &mut out)
+}
+
+/// The formats `progress` takes: human alone, and markdown and html too
+/// with `--history`.
+fn check_format(flags: &ProgressFlags, format: Format) -> anyhow::Result<()> {
+    let formats: &[Format] = if flags.history {
+        &[Format::Human, Format::Markdown, Format::Html]
+    } else {
+        &[Format::Human]
+    };
+    if !formats.contains(&format) {
+        let names: Vec<&str> = formats.iter().map(|format| format.name()).collect();
+        return Err(InputError::new(format!(
+            "progress{} takes --format {}, not {}",
+            if flags.history { " --history" } else { "" },
+            names.join(", "),
+            format.name()
+        ))
+        .into());
+    }
+    Ok(())
+}
+
+/// `--history`: the file's versions in git, as `format` draws them.
+fn print_history(
+    flags: &ProgressFlags,
+    config: &ConfigFlags,
+    path: &Path,
+    format: Format,
+    out: &mut impl Write,
+) -> anyhow::Result<u8> {
+    let by = match flags.by {
+        ByArg::Op => By::Op,
+        ByArg::Suite => By::Suite,
+    };
+    let versions = git::versions(path)?;
+    let shown = path.display().to_string();
+    let mut history = history::history(&shown, versions, by);
+    if !config.suites.is_empty() {
+        history
+            .series
+            .retain(|series| config.suites.contains(&series.suite));
+    }
+    for skipped in &history.skipped {
+        eprintln!(
+            "parity-diff: warning: a version left out: {}",
+            outside::text(skipped)
+        );
+    }
+    let text = match format {
+        Format::Markdown => history::markdown(&history, flags.last),
+        Format::Html => chart::page(&history),
+        _ => history::human(&history, flags.last),
+    };
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    Ok(0)
+}
+
+/// `--check`: 0 when the file holds `counted`, else 1 and the ops that
+/// moved.
+fn check_file(
+    before: Option<Progress>,
+    counted: &Progress,
+    shown: &str,
+    out: &mut impl Write,
+) -> anyhow::Result<u8> {
+    let Some(before) = before else {
         writeln!(
             out,
-            "{shown} is out of date: {} op{} moved (`parity-diff progress` writes it)",
-            changes.len(),
-            if changes.len() == 1 { "" } else { "s" }
+            "{shown} does not exist: `parity-diff progress` writes it"
         )?;
-        for change in &changes {
-            writeln!(out, "  {}", change.describe())?;
-        }
         return Ok(1);
+    };
+    let changes = moved(&before, counted);
+    if changes.is_empty() {
+        writeln!(out, "{shown} is up to date")?;
+        return Ok(0);
     }
+    writeln!(
+        out,
+        "{shown} is out of date: {} op{} moved (`parity-diff progress` writes it)",
+        changes.len(),
+        if changes.len() == 1 { "" } else { "s" }
+    )?;
+    for change in &changes {
+        writeln!(out, "  {}", change.describe())?;
+    }
+    Ok(1)
+}
+
+/// The file written with `counted` (unless its counts are the same), and
+/// the ops that moved.
+fn update_file(
+    path: &Path,
+    before: Option<Progress>,
+    mut counted: Progress,
+    shown: &str,
+    out: &mut impl Write,
+) -> anyhow::Result<u8> {
     if let Some(before) = &before {
         if before.same_counts(&counted) {
             writeln!(out, "{shown} is up to date (not written)")?;
@@ -190,8 +231,8 @@ pub(crate) fn progress(
         }
     }
     let changes = moved(&before.clone().unwrap_or_default(), &counted);
-    counted.commit = git::head_commit(parent_of(&path));
-    write(&path, &counted)?;
+    counted.commit = git::head_commit(parent_of(path));
+    write(path, &counted)?;
     writeln!(
         out,
         "{shown} written: {} op{} moved",

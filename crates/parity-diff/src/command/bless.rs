@@ -18,7 +18,7 @@ use crate::base::error::InputError;
 use crate::base::redact::Secrets;
 use crate::corpus::cases::CaseFile;
 use crate::corpus::{Corpus, Entry};
-use crate::exec::execute::{execute, Execution};
+use crate::exec::execute::{execute, Blamed, Execution};
 use crate::exec::file_run;
 use crate::exec::oracle::{leak_warnings, LeakLog, Oracle, OracleFailure, OracleOptions};
 use crate::exec::pool;
@@ -137,21 +137,9 @@ fn bless_file(entry: &Entry, args: &BlessArgs) -> Blessed {
 fn bless_noting(entry: &Entry, args: &BlessArgs, leaks: &LeakLog) -> Blessed {
     let error =
         |message: String, stderr: Option<String>| Blessed::from(Status::Error { message, stderr });
-    if let Some(broken) = &entry.broken {
-        return error(broken.clone(), None);
-    }
-    if entry.golden_path.is_dir() {
-        return error(
-            format!(
-                "golden {} is a directory, not a file",
-                entry.golden_path.display()
-            ),
-            None,
-        );
-    }
-    let cases = match input::read_file("case file", &entry.case_path) {
-        Ok(bytes) => CaseFile::read(&entry.name, bytes),
-        Err(failure) => return error(failure.message, None),
+    let cases = match read_cases(entry) {
+        Ok(cases) => cases,
+        Err(message) => return error(message, None),
     };
     let sent: Option<Vec<&[u8]>> = cases.is_array.then(|| {
         (0..cases.items.len())
@@ -176,34 +164,7 @@ fn bless_noting(entry: &Entry, args: &BlessArgs, leaks: &LeakLog) -> Blessed {
             return error(failure.message, stderr);
         }
         Execution::Blamed(blamed) => {
-            let secrets = secrets();
-            for (index, outcome) in blamed.outcomes.iter().enumerate() {
-                let Err(failure) = outcome else { continue };
-                let (item, id) = (&cases.items[index], cases.id(index));
-                blessed.failed.push(CaseFailure {
-                    index,
-                    label: match id {
-                        Some(id) => label(index, item.op.as_deref(), &id),
-                        None => format!("#{index}"),
-                    },
-                    kind: failure.kind,
-                    message: failure.message.clone(),
-                    stderr: failure.stderr.as_ref().map(|text| {
-                        file_run::tail(&secrets.mask_quoted_text(text), file_run::STDERR_TAIL)
-                    }),
-                });
-            }
-            for together in &blamed.together {
-                let range = &together.cases;
-                blessed.together.push(format!(
-                    "the reference failed on cases #{} to #{} run together ({}: {}), but not on \
-                     either half of them; their goldens come from separate runs",
-                    range.start,
-                    range.end - 1,
-                    together.failure.kind,
-                    together.failure.message
-                ));
-            }
+            note_blamed(&mut blessed, &blamed, &cases, &secrets());
             match golden_with_kept(entry, &blamed.outcomes, blessed.failed.len()) {
                 Ok(new) => new,
                 Err(message) => {
@@ -216,14 +177,71 @@ fn bless_noting(entry: &Entry, args: &BlessArgs, leaks: &LeakLog) -> Blessed {
             }
         }
     };
-    let cases_count = split_elements(&new).map_or(0, |elements| elements.len());
-    blessed.status = match crate::base::files::input::read(
+    blessed.status = write_golden(entry, args, &new, &cases);
+    blessed
+}
+
+/// A file's cases, or why it cannot be blessed.
+fn read_cases(entry: &Entry) -> Result<CaseFile, String> {
+    if let Some(broken) = &entry.broken {
+        return Err(broken.clone());
+    }
+    if entry.golden_path.is_dir() {
+        return Err(format!(
+            "golden {} is a directory, not a file",
+            entry.golden_path.display()
+        ));
+    }
+    match input::read_file("case file", &entry.case_path) {
+        Ok(bytes) => Ok(CaseFile::read(&entry.name, bytes)),
+        Err(failure) => Err(failure.message),
+    }
+}
+
+/// Notes the cases the reference failed on alone, and the ranges it
+/// failed on only together.
+fn note_blamed(blessed: &mut Blessed, blamed: &Blamed, cases: &CaseFile, secrets: &Secrets) {
+    for (index, outcome) in blamed.outcomes.iter().enumerate() {
+        let Err(failure) = outcome else { continue };
+        let (item, id) = (&cases.items[index], cases.id(index));
+        blessed.failed.push(CaseFailure {
+            index,
+            label: match id {
+                Some(id) => label(index, item.op.as_deref(), &id),
+                None => format!("#{index}"),
+            },
+            kind: failure.kind,
+            message: failure.message.clone(),
+            stderr: failure
+                .stderr
+                .as_ref()
+                .map(|text| file_run::tail(&secrets.mask_quoted_text(text), file_run::STDERR_TAIL)),
+        });
+    }
+    for together in &blamed.together {
+        let range = &together.cases;
+        blessed.together.push(format!(
+            "the reference failed on cases #{} to #{} run together ({}: {}), but not on \
+             either half of them; their goldens come from separate runs",
+            range.start,
+            range.end - 1,
+            together.failure.kind,
+            together.failure.message
+        ));
+    }
+}
+
+/// The golden's status against `new`, written where it changes (unless
+/// `--check`).
+fn write_golden(entry: &Entry, args: &BlessArgs, new: &[u8], cases: &CaseFile) -> Status {
+    let cases_count = split_elements(new).map_or(0, |elements| elements.len());
+    let status = match crate::base::files::input::read(
         &entry.golden_path,
         crate::base::files::input::CORPUS_FILE,
     ) {
         Ok(old) if old == new => Status::Unchanged { cases: cases_count },
         Ok(old) => {
-            let (changed, count) = changed_cases(&old, &new, &cases);
+            let (changed, count) = changed_cases(&old, new, cases);
             Status::Changed {
                 changed,
                 count,
@@ -234,28 +252,27 @@ fn bless_noting(entry: &Entry, args: &BlessArgs, leaks: &LeakLog) -> Blessed {
             Status::Added { cases: cases_count }
         }
         Err(failure) => {
-            blessed.status = Status::Error {
+            return Status::Error {
                 message: format!(
                     "cannot read golden {}: {failure}",
                     entry.golden_path.display()
                 ),
                 stderr: None,
             };
-            return blessed;
         }
     };
-    let writes = !matches!(blessed.status, Status::Unchanged { .. });
+    let writes = !matches!(status, Status::Unchanged { .. });
     if writes && !args.check {
         if let Err(failure) =
-            crate::base::files::write_atomic(&args.corpus.golden, &entry.relative, &new)
+            crate::base::files::write_atomic(&args.corpus.golden, &entry.relative, new)
         {
-            blessed.status = Status::Error {
+            return Status::Error {
                 message: format!("cannot write {}: {failure}", entry.golden_path.display()),
                 stderr: None,
             };
         }
     }
-    blessed
+    status
 }
 
 /// Why a file whose results differed between the reference's runs gets

@@ -26,11 +26,16 @@ use crate::base::error::InputError;
 use crate::base::outside;
 use crate::corpus::identity::CaseId;
 use crate::ledger::rules::{whole_run_findings, RuleFinding};
-use crate::report::json::{FileHead, Item, ReportHead, ReportReader};
+use crate::report::json::{FileHead, Item, ReportReader};
 use crate::report::record::{CaseRecord, VerdictKind};
 use crate::report::{
-    Consumer, ExtraReport, FileInfo, Problem, ReportOptions, Reports, RunInfo, Totals,
+    Consumer, CorpusInfo, ExtraReport, FileInfo, LedgerInfo, Problem, ReportOptions, Reports,
+    RunInfo, Totals,
 };
+
+use shards::check_shards;
+
+mod shards;
 
 /// The `merge` command's inputs.
 #[derive(Debug, Clone)]
@@ -41,182 +46,6 @@ pub struct MergeArgs {
     pub report: ReportOptions,
     /// `--report FORMAT=PATH`: more formats, each to its file.
     pub extra: Vec<ExtraReport>,
-}
-
-fn shard_name(index: usize, count: usize) -> String {
-    format!("{index}/{count}")
-}
-
-/// Reads every head and checks that the reports are the shards of one
-/// run; returns the first head and the paths in shard order.
-fn check_shards(paths: &[PathBuf]) -> Result<(ReportHead, Vec<&Path>), InputError> {
-    let mut heads: Vec<(ReportHead, &Path)> = Vec::with_capacity(paths.len());
-    for path in paths {
-        let (_, head) = ReportReader::open(path)?;
-        let name = path.display();
-        if head.command != "run" {
-            return Err(InputError::new(format!(
-                "{name} is a `{}` report; merge combines the JSON reports of \
-                 `parity-diff run --shard K/N`",
-                head.command
-            )));
-        }
-        if head.shard.is_none() {
-            return Err(InputError::new(format!(
-                "{name} is the report of a run without --shard; merge combines the JSON \
-                 reports of `parity-diff run --shard K/N` (`parity-diff report {name} \
-                 --format F` renders one report in another format)"
-            )));
-        }
-        if head.corpus.is_none() {
-            return Err(InputError::new(format!(
-                "{name} does not record its corpus; run the shards again with this parity-diff"
-            )));
-        }
-        heads.push((head, path));
-    }
-    let Some((first, first_path)) = heads.first() else {
-        return Err(InputError::new("merge needs the shards' reports"));
-    };
-    let (Some(shard), Some(corpus)) = (first.shard, &first.corpus) else {
-        unreachable!("checked above");
-    };
-    for (head, path) in &heads[1..] {
-        let (a, b) = (first_path.display(), path.display());
-        let (Some(other), Some(other_corpus)) = (head.shard, &head.corpus) else {
-            unreachable!("checked above");
-        };
-        if other.count != shard.count {
-            return Err(InputError::new(format!(
-                "{a} is shard {} but {b} is shard {}: the shards of one run are \
-                 all K/N for one N",
-                shard_name(shard.index, shard.count),
-                shard_name(other.index, other.count)
-            )));
-        }
-        if other_corpus.fingerprint != corpus.fingerprint
-            || other_corpus.case_files != corpus.case_files
-            || other_corpus.golden_files != corpus.golden_files
-        {
-            return Err(InputError::new(format!(
-                "{a} and {b} are reports of different corpora (fingerprints {} and {})",
-                corpus.fingerprint, other_corpus.fingerprint
-            )));
-        }
-        if other_corpus.filter != corpus.filter
-            || other_corpus.ops != corpus.ops
-            || other_corpus.cases != corpus.cases
-            || other_corpus.rerun != corpus.rerun
-        {
-            return Err(InputError::new(format!(
-                "{a} and {b} selected different cases of the corpus \
-                 (their --filter, --op or --rerun-failed differ)"
-            )));
-        }
-        if other.timings != shard.timings {
-            let balance = |timings: Option<u64>| match timings {
-                Some(timings) => format!("by the times of --timings {timings:016x}"),
-                None => "by count".to_owned(),
-            };
-            return Err(InputError::new(format!(
-                "{a} was balanced {} but {b} {}: the shards of one run are all balanced \
-                 by the same --timings (or all without)",
-                balance(shard.timings),
-                balance(other.timings)
-            )));
-        }
-        let fingerprint = |head: &ReportHead| head.ledger.as_ref().map(|l| l.fingerprint.clone());
-        if fingerprint(head) != fingerprint(first) {
-            let name = |print: Option<String>| print.unwrap_or_else(|| "none".to_owned());
-            return Err(InputError::new(format!(
-                "{a} and {b} used different ledgers (fingerprints {} and {})",
-                name(fingerprint(first)),
-                name(fingerprint(head))
-            )));
-        }
-    }
-    // Nothing is allocated by the N a report claims: it is checked
-    // against the reports given first.
-    let mut by_index: Vec<(usize, &Path)> = heads
-        .iter()
-        .filter_map(|(head, path)| Some((head.shard?.index, *path)))
-        .collect();
-    by_index.sort_by_key(|&(index, _)| index);
-    for pair in by_index.windows(2) {
-        if pair[0].0 == pair[1].0 {
-            return Err(InputError::new(format!(
-                "overlapping shards: {} and {} are both shard {}",
-                pair[0].1.display(),
-                pair[1].1.display(),
-                shard_name(pair[0].0, shard.count)
-            )));
-        }
-    }
-    if by_index.len() != shard.count {
-        return Err(missing_shards(&by_index, shard.count));
-    }
-    // The ranges follow from N and the case count; a mismatch means a
-    // report was edited or made by another planner.
-    let mut ranges: Vec<(usize, usize)> = vec![(0, 0); shard.count];
-    for (head, _) in &heads {
-        if let Some(this) = head.shard {
-            ranges[this.index - 1] = (this.from, this.to);
-        }
-    }
-    let mut expected = 0;
-    for (at, &(from, to)) in ranges.iter().enumerate() {
-        if from != expected {
-            return Err(InputError::new(format!(
-                "shard {} took cases {from}..{to}, but the shard before it ended at {expected}: \
-                 the shards do not fit together",
-                shard_name(at + 1, shard.count)
-            )));
-        }
-        expected = to;
-    }
-    if expected != corpus.cases {
-        return Err(InputError::new(format!(
-            "the shards took {expected} cases of the {} selected: they do not cover the run",
-            corpus.cases
-        )));
-    }
-    let first = first.clone();
-    let ordered = by_index.into_iter().map(|(_, path)| path).collect();
-    Ok((first, ordered))
-}
-
-/// How many missing shards are named; the rest are counted.
-const MISSING_NAMED: usize = 10;
-
-/// The error for shards that were not given (`present`: the indexes
-/// given, sorted and distinct, all in 1..=`count`), naming the first few
-/// only: a forged N of 10^8 must not make a message of 10^8 names.
-fn missing_shards(present: &[(usize, &Path)], count: usize) -> InputError {
-    let mut named = Vec::new();
-    let mut next = 1;
-    for index in present
-        .iter()
-        .map(|&(index, _)| index)
-        .chain(std::iter::once(count + 1))
-    {
-        while next < index && named.len() < MISSING_NAMED {
-            named.push(shard_name(next, count));
-            next += 1;
-        }
-        next = index + 1;
-    }
-    let missing = count - present.len();
-    let more = missing - named.len();
-    InputError::new(format!(
-        "missing {}: {}{} (merge needs every shard of the run)",
-        if missing == 1 { "shard" } else { "shards" },
-        named.join(", "),
-        if more > 0 {
-            format!(" and {more} more")
-        } else {
-            String::new()
-        }
-    ))
 }
 
 /// Two problems of one file (a file straddling shards) as one: the first
@@ -445,9 +274,27 @@ pub fn merge_command(args: &MergeArgs, out: impl Write) -> Result<Totals, InputE
     // shard whose report does not say (no ledger, or an older report).
     let mut shard_rules = Vec::with_capacity(paths.len());
     for &path in &paths {
+        shard_rules.push(merger.shard_records(path)?);
+    }
+    merger.close()?;
+    if corpus.ops.is_empty() {
+        merger.orphaned_goldens(&corpus)?;
+    }
+    if let Some(ledger) = &ledger {
+        if corpus.is_whole() {
+            merger.ledger_findings(ledger, shard_rules, &paths)?;
+        }
+    }
+    Ok(merger.sink.finish()?)
+}
+
+impl<W: Write> Merger<W> {
+    /// Merges one shard's records, checked against the range of cases it
+    /// claims; returns the rules its cases did not decide, when it says.
+    fn shard_records(&mut self, path: &Path) -> Result<Option<Vec<RuleFinding>>, InputError> {
         let (mut reader, head) = ReportReader::open(path)?;
-        shard_rules.push(None);
-        merger.shard = path.display().to_string();
+        let mut shard_rules = None;
+        self.shard = path.display().to_string();
         let mut held = Held::default();
         // Goldens without a case file are the merge's to find.
         let mut skipping = false;
@@ -457,20 +304,16 @@ pub fn merge_command(args: &MergeArgs, out: impl Write) -> Result<Totals, InputE
                     skipping = matches!(file.problem, Some(Problem::OrphanGolden { .. }));
                     held.file(file.problem.as_ref());
                     if !skipping {
-                        merger.file(file)?;
+                        self.file(file)?;
                     }
                 }
                 Item::Case(record) if !skipping => {
                     held.records += 1;
                     held.missing += usize::from(record.verdict == VerdictKind::Missing);
-                    merger.case(*record)?
+                    self.case(*record)?
                 }
                 Item::Case(_) | Item::EndFile => {}
-                Item::ShardRules(rules) => {
-                    if let Some(last) = shard_rules.last_mut() {
-                        *last = Some(rules);
-                    }
-                }
+                Item::ShardRules(rules) => shard_rules = Some(rules),
                 // The tail is recomputed from the records.
                 _ => {}
             }
@@ -484,52 +327,63 @@ pub fn merge_command(args: &MergeArgs, out: impl Write) -> Result<Totals, InputE
         if let Some(shard) = head.shard.filter(|_| whole_range) {
             held.check(path, shard.from, shard.to)?;
         }
+        Ok(shard_rules)
     }
-    merger.close()?;
-    if corpus.ops.is_empty() {
+
+    /// A problem for each golden whose case file is not in the recorded
+    /// list, each as a file of its own.
+    fn orphaned_goldens(&mut self, corpus: &CorpusInfo) -> Result<(), InputError> {
         let cases: HashSet<&String> = corpus.case_files.iter().collect();
         for golden in corpus.golden_files.iter().filter(|g| !cases.contains(g)) {
-            merger.sink.begin_file(FileInfo {
+            self.sink.begin_file(FileInfo {
                 name: Some(golden.clone()),
                 path: None,
                 suite: None,
             })?;
-            merger.sink.problem(Problem::OrphanGolden {
+            self.sink.problem(Problem::OrphanGolden {
                 // Both are text already (as the shards' reports hold them).
                 golden: Path::new(&corpus.golden_dir)
                     .join(golden)
                     .to_string_lossy()
                     .into_owned(),
             })?;
-            merger.sink.end_file()?;
+            self.sink.end_file()?;
         }
+        Ok(())
     }
-    if let Some(ledger) = &ledger {
-        if corpus.is_whole() {
-            for entry in &ledger.entries {
-                let seen = merger.entries.get(&entry.id).copied().unwrap_or(true);
-                if !seen && !merger.troubled.contains(&entry.id.file) {
-                    merger.sink.orphaned_entry(entry);
-                }
-            }
-            if let Some(at) = shard_rules.iter().position(Option::is_none) {
-                // A ledger, and a shard that does not say which rules
-                // its cases decided: written before `shardRules`.
-                let _ = writeln!(
-                    std::io::stderr(),
-                    "parity-diff: warning: {} does not list the ledger rules its cases did not \
-                     decide (a report of an older parity-diff): the ledger's rules are not \
-                     checked",
-                    outside::text(&paths[at].display().to_string())
-                );
-            }
-            let shard_rules: Option<Vec<_>> = shard_rules.into_iter().collect();
-            let shard_rules = shard_rules.unwrap_or_default();
-            check_shard_rules(&shard_rules, &paths)?;
-            for finding in whole_run_findings(&shard_rules) {
-                merger.sink.rule_finding(&finding);
+
+    /// A whole run's findings of the ledger: the entries whose case no
+    /// shard saw, and the stale and orphaned rules of every shard's
+    /// `shardRules`.
+    fn ledger_findings(
+        &mut self,
+        ledger: &LedgerInfo,
+        shard_rules: Vec<Option<Vec<RuleFinding>>>,
+        paths: &[&Path],
+    ) -> Result<(), InputError> {
+        for entry in &ledger.entries {
+            let seen = self.entries.get(&entry.id).copied().unwrap_or(true);
+            if !seen && !self.troubled.contains(&entry.id.file) {
+                self.sink.orphaned_entry(entry);
             }
         }
+        if let Some(at) = shard_rules.iter().position(Option::is_none) {
+            // A ledger, and a shard that does not say which rules
+            // its cases decided: written before `shardRules`.
+            let _ = writeln!(
+                std::io::stderr(),
+                "parity-diff: warning: {} does not list the ledger rules its cases did not \
+                 decide (a report of an older parity-diff): the ledger's rules are not \
+                 checked",
+                outside::text(&paths[at].display().to_string())
+            );
+        }
+        let shard_rules: Option<Vec<_>> = shard_rules.into_iter().collect();
+        let shard_rules = shard_rules.unwrap_or_default();
+        check_shard_rules(&shard_rules, paths)?;
+        for finding in whole_run_findings(&shard_rules) {
+            self.sink.rule_finding(&finding);
+        }
+        Ok(())
     }
-    Ok(merger.sink.finish()?)
 }

@@ -32,9 +32,12 @@ use crate::exec::known_crash::KnownCrashes;
 use crate::exec::oracle::{Leak, LeakLog};
 use crate::exec::pool;
 use crate::exec::stream;
-use crate::exec::stream::live::{self, Judged};
-use crate::exec::stream::run::report_large;
+use crate::exec::stream::live::{self, Judged, Live};
+use crate::exec::stream::run::{report_large, Large};
 pub use crate::exec::verdicts::LedgerUse;
+use crate::judge::compare::Judging;
+use crate::judge::framing::Framing;
+use crate::ledger::Ledger;
 use crate::report::{Consumer, FileInfo, Format, Problem, Reports, RunInfo, Totals};
 pub use args::RunArgs;
 pub use started::Started;
@@ -109,23 +112,13 @@ pub fn run_planned<C: Consumer>(
     ledger: Option<&mut LedgerUse>,
     consumer: &mut C,
 ) -> Result<Vec<FileTime>, InputError> {
-    let corpus = &args.corpus;
     let consumer = &mut Watched {
         inner: consumer,
         known_ops: args.known_ops.as_ref(),
         seen: Vec::new(),
         rules: Vec::new(),
     };
-    // Which ops a golden without a case file held cannot be known; a
-    // shard leaves the goldens to `merge`, which sees every shard.
-    let mut orphans = if args.ops.is_empty() && corpus.shard.is_none() {
-        corpus.orphans()?
-    } else {
-        Vec::new()
-    };
-    if let Some(rerun) = &args.rerun {
-        orphans.retain(|orphan| rerun.orphans.contains(&orphan.name));
-    }
+    let orphans = orphaned_goldens(args)?;
     let mut times = Vec::new();
     // Files are read and prepared here, in order; their oracle runs go to
     // the pool; their records are made here again, in order. Preparing
@@ -163,79 +156,19 @@ pub fn run_planned<C: Consumer>(
         (ran, leaks.into_leaks(), began.elapsed())
     };
     let report_one = |(_, entry, prepared): (usize, &FileEntry, Prepared),
-                      (ran, mut leaks, mut elapsed): Outcome| {
-        let mut sent = cases_sent(&prepared).filter(|_| ran.is_some());
-        let reported = (|| {
-            consumer.begin_file(FileInfo {
-                name: Some(entry.name.clone()),
-                path: Some(crate::corpus::identity::path_text(&entry.case_path)),
-                suite: args.suite.clone(),
-            })?;
-            let held = ledger.borrow();
-            let known = held.as_deref().map(|use_| &use_.ledger);
-            let judging = (args.report.judging(&args.errors), args.framing);
-            let ran = match (&prepared, ran) {
-                (Prepared::Large(large), Some(Ran::Live(live))) => {
-                    match live::report_live(consumer, entry, large, live, known)? {
-                        Judged::Reported {
-                            leaks: left,
-                            elapsed: took,
-                        } => {
-                            (leaks, elapsed) = (left, took);
-                            None
-                        }
-                        // As when the golden is checked before the run,
-                        // which then does not count.
-                        Judged::BadGolden(message) => {
-                            sent = None;
-                            consumer.problem(error(message, 0))?;
-                            None
-                        }
-                        // Judged after the run, as a run that is not live.
-                        Judged::After(finished) => {
-                            let again = LeakLog::default();
-                            let started = Instant::now();
-                            let ran = match finished.output {
-                                Some(output) => Ran::Streamed(output),
-                                None => run_again(entry, large, (args, crashes.as_ref()), &again),
-                            };
-                            leaks = finished.leaks;
-                            leaks.extend(again.into_leaks());
-                            elapsed = finished.elapsed + started.elapsed();
-                            Some(ran)
-                        }
-                    }
-                }
-                (_, ran) => ran,
-            };
-            match (prepared, ran) {
-                (Prepared::Problem(problem), _) => consumer.problem(problem)?,
-                (Prepared::Ready(cases, selection, golden), Some(Ran::Memory(ran))) => {
-                    let ready = (&cases, selection.as_ref(), golden.as_slice());
-                    file_run::report_ready(consumer, entry, ready, ran, judging, known)?;
-                }
-                (Prepared::Large(large), Some(Ran::Streamed(output))) => {
-                    report_large(consumer, entry, &large, output, judging, known)?;
-                }
-                (Prepared::Large(_), Some(Ran::Memory(FileRun::BadGolden(message)))) => {
-                    consumer.problem(error(message, 0))?;
-                }
-                (Prepared::Large(_), Some(Ran::Again(again))) => {
-                    let (cases, selection, golden, ran) = *again;
-                    let ready = (&cases, selection.as_ref(), golden.as_slice());
-                    file_run::report_ready(consumer, entry, ready, ran, judging, known)?;
-                }
-                _ => {}
-            }
-            drop(held);
-            warn_of_leaks(consumer, &entry.name, &leaks)?;
-            consumer.end_file()
-        })();
-        if let Some(cases) = sent {
+                      (ran, leaks, elapsed): Outcome| {
+        let mut spent = Spent {
+            sent: cases_sent(&prepared).filter(|_| ran.is_some()),
+            leaks,
+            elapsed,
+        };
+        let run = (args, crashes.as_ref());
+        let reported = report_file(consumer, run, &ledger, (entry, prepared), ran, &mut spent);
+        if let Some(cases) = spent.sent {
             times.push(FileTime {
                 file: entry.name.clone(),
                 cases,
-                elapsed,
+                elapsed: spent.elapsed,
             });
         }
         match reported {
@@ -247,7 +180,154 @@ pub fn run_planned<C: Consumer>(
         return Err(error.into());
     }
     let ledger = ledger.into_inner();
-    for orphan in &orphans {
+    report_orphans(consumer, args, &orphans)?;
+    if let Some(ledger) = ledger {
+        report_ledger(consumer, args, ledger);
+    }
+    Ok(times)
+}
+
+/// The goldens without a case file the run reports.
+fn orphaned_goldens(args: &RunArgs) -> Result<Vec<FileEntry>, InputError> {
+    let corpus = &args.corpus;
+    // Which ops a golden without a case file held cannot be known; a
+    // shard leaves the goldens to `merge`, which sees every shard.
+    let mut orphans = if args.ops.is_empty() && corpus.shard.is_none() {
+        corpus.orphans()?
+    } else {
+        Vec::new()
+    };
+    if let Some(rerun) = &args.rerun {
+        orphans.retain(|orphan| rerun.orphans.contains(&orphan.name));
+    }
+    Ok(orphans)
+}
+
+/// What a file's oracle runs spent: the cases sent (`None`: the run does
+/// not count for `--record-timings`), the processes left holding their
+/// output, and the time.
+struct Spent {
+    sent: Option<usize>,
+    leaks: Vec<Leak>,
+    elapsed: Duration,
+}
+
+/// Reports one file: its records, from what its oracle made of it, and
+/// the processes its runs left.
+fn report_file<C: Consumer>(
+    consumer: &mut Watched<'_, C>,
+    (args, crashes): (&RunArgs, Option<&KnownCrashes>),
+    ledger: &RefCell<Option<&mut LedgerUse>>,
+    (entry, prepared): (&FileEntry, Prepared),
+    ran: Option<Ran>,
+    spent: &mut Spent,
+) -> io::Result<()> {
+    consumer.begin_file(FileInfo {
+        name: Some(entry.name.clone()),
+        path: Some(crate::corpus::identity::path_text(&entry.case_path)),
+        suite: args.suite.clone(),
+    })?;
+    let held = ledger.borrow();
+    let known = held.as_deref().map(|use_| &use_.ledger);
+    let judging = (args.report.judging(&args.errors), args.framing);
+    let ran = match (&prepared, ran) {
+        (Prepared::Large(large), Some(Ran::Live(live))) => judge_live(
+            consumer,
+            (entry, large),
+            live,
+            known,
+            (args, crashes),
+            spent,
+        )?,
+        (_, ran) => ran,
+    };
+    report_ran(consumer, (entry, prepared), ran, judging, known)?;
+    drop(held);
+    warn_of_leaks(consumer, &entry.name, &spent.leaks)?;
+    consumer.end_file()
+}
+
+/// A large file's live run waited for: its counts reported, or what is
+/// left to report of it once it is judged after its run.
+fn judge_live<C: Consumer>(
+    consumer: &mut Watched<'_, C>,
+    (entry, large): (&FileEntry, &Large),
+    live: Live,
+    known: Option<&Ledger>,
+    (args, crashes): (&RunArgs, Option<&KnownCrashes>),
+    spent: &mut Spent,
+) -> io::Result<Option<Ran>> {
+    Ok(
+        match live::report_live(consumer, entry, large, live, known)? {
+            Judged::Reported {
+                leaks: left,
+                elapsed: took,
+            } => {
+                (spent.leaks, spent.elapsed) = (left, took);
+                None
+            }
+            // As when the golden is checked before the run, which then does
+            // not count.
+            Judged::BadGolden(message) => {
+                spent.sent = None;
+                consumer.problem(error(message, 0))?;
+                None
+            }
+            // Judged after the run, as a run that is not live.
+            Judged::After(finished) => {
+                let again = LeakLog::default();
+                let started = Instant::now();
+                let ran = match finished.output {
+                    Some(output) => Ran::Streamed(output),
+                    None => run_again(entry, large, (args, crashes), &again),
+                };
+                spent.leaks = finished.leaks;
+                spent.leaks.extend(again.into_leaks());
+                spent.elapsed = finished.elapsed + started.elapsed();
+                Some(ran)
+            }
+        },
+    )
+}
+
+/// The records of a prepared file, from what its oracle made of it.
+fn report_ran<C: Consumer>(
+    consumer: &mut Watched<'_, C>,
+    (entry, prepared): (&FileEntry, Prepared),
+    ran: Option<Ran>,
+    judging: (Judging, Framing),
+    known: Option<&Ledger>,
+) -> io::Result<()> {
+    match (prepared, ran) {
+        (Prepared::Problem(problem), _) => consumer.problem(problem)?,
+        (Prepared::Ready(cases, selection, golden), Some(Ran::Memory(ran))) => {
+            let ready = (&cases, selection.as_ref(), golden.as_slice());
+            file_run::report_ready(consumer, entry, ready, ran, judging, known)?;
+        }
+        (Prepared::Large(large), Some(Ran::Streamed(output))) => {
+            report_large(consumer, entry, &large, output, judging, known)?;
+        }
+        (Prepared::Large(_), Some(Ran::Memory(FileRun::BadGolden(message)))) => {
+            consumer.problem(error(message, 0))?;
+        }
+        (Prepared::Large(_), Some(Ran::Again(again))) => {
+            let (cases, selection, golden, ran) = *again;
+            let ready = (&cases, selection.as_ref(), golden.as_slice());
+            file_run::report_ready(consumer, entry, ready, ran, judging, known)?;
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// A problem for each golden without a case file, each as a file of its
+/// own.
+fn report_orphans<C: Consumer>(
+    consumer: &mut C,
+    args: &RunArgs,
+    orphans: &[FileEntry],
+) -> io::Result<()> {
+    for orphan in orphans {
         consumer.begin_file(FileInfo {
             name: Some(orphan.name.clone()),
             path: None,
@@ -258,24 +338,33 @@ pub fn run_planned<C: Consumer>(
         })?;
         consumer.end_file()?;
     }
-    if let Some(ledger) = ledger {
-        ledger.saw_entries(consumer.seen.drain(..));
-        ledger.used_rules(consumer.rules.drain(..));
-        let every = corpus.filter.is_none() && args.ops.is_empty() && args.rerun.is_none();
-        if every && corpus.shard.is_none() {
-            for entry in ledger.orphans() {
-                consumer.orphaned_entry(entry);
-            }
-            for finding in ledger.rule_findings() {
-                consumer.rule_finding(&finding);
-            }
-        } else if every {
-            // The whole run's findings are merge's to make, from every
-            // shard's.
-            consumer.shard_rules(ledger.rule_findings());
+    Ok(())
+}
+
+/// What the run tells of the ledger: which entries and rules met their
+/// cases and, on a full run, the orphaned entries and the rules'
+/// findings (a shard's rules, for `merge`).
+fn report_ledger<C: Consumer>(
+    consumer: &mut Watched<'_, C>,
+    args: &RunArgs,
+    ledger: &mut LedgerUse,
+) {
+    let corpus = &args.corpus;
+    ledger.saw_entries(consumer.seen.drain(..));
+    ledger.used_rules(consumer.rules.drain(..));
+    let every = corpus.filter.is_none() && args.ops.is_empty() && args.rerun.is_none();
+    if every && corpus.shard.is_none() {
+        for entry in ledger.orphans() {
+            consumer.orphaned_entry(entry);
         }
+        for finding in ledger.rule_findings() {
+            consumer.rule_finding(&finding);
+        }
+    } else if every {
+        // The whole run's findings are merge's to make, from every
+        // shard's.
+        consumer.shard_rules(ledger.rule_findings());
     }
-    Ok(times)
 }
 
 /// Writes the file times of `--record-timings`, when it was given.

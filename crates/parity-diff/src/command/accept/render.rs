@@ -57,6 +57,41 @@ fn print_changes(
     left: usize,
     errors: &Errors,
 ) -> io::Result<()> {
+    let (added, changed, removed) = print_change_lines(out, changes)?;
+    if left > 0 {
+        writeln!(
+            out,
+            "{left} new or changed divergences left out: give --reason TEXT to accept them"
+        )?;
+    }
+    print_errors(out, errors)?;
+    let cases = crate::report::human::cases;
+    if changes.is_empty() {
+        writeln!(
+            out,
+            "ledger {}: nothing to change ({}, {})",
+            outside::text(&ledger.path.display().to_string()),
+            match ledger.ledger.len() {
+                1 => "1 entry".to_owned(),
+                entries => format!("{entries} entries"),
+            },
+            cases(ledger.ledger.rules().len(), "rule")
+        )
+    } else {
+        writeln!(
+            out,
+            "ledger {}: {added} added, {changed} changed, {removed} removed, {} unchanged",
+            outside::text(&ledger.path.display().to_string()),
+            unchanged(&ledger.ledger, changes)
+        )
+    }
+}
+
+/// A line per change; returns how many were added, changed and removed.
+fn print_change_lines(
+    out: &mut dyn Write,
+    changes: &[Change],
+) -> io::Result<(usize, usize, usize)> {
     let (mut added, mut changed, mut removed) = (0, 0, 0);
     // Ids, ops, paths and messages are outside text.
     let describe = |entry: &Entry| {
@@ -108,12 +143,12 @@ fn print_changes(
             }
         }
     }
-    if left > 0 {
-        writeln!(
-            out,
-            "{left} new or changed divergences left out: give --reason TEXT to accept them"
-        )?;
-    }
+    Ok((added, changed, removed))
+}
+
+/// The files that could not be compared (the first few named, the rest
+/// counted), and those whose cases were judged from separate runs.
+fn print_errors(out: &mut dyn Write, errors: &Errors) -> io::Result<()> {
     let cases = crate::report::human::cases;
     for named in &errors.named_files {
         writeln!(out, "error    {named}")?;
@@ -140,23 +175,5 @@ fn print_changes(
             cases(errors.split, "file")
         )?;
     }
-    if changes.is_empty() {
-        writeln!(
-            out,
-            "ledger {}: nothing to change ({}, {})",
-            outside::text(&ledger.path.display().to_string()),
-            match ledger.ledger.len() {
-                1 => "1 entry".to_owned(),
-                entries => format!("{entries} entries"),
-            },
-            cases(ledger.ledger.rules().len(), "rule")
-        )
-    } else {
-        writeln!(
-            out,
-            "ledger {}: {added} added, {changed} changed, {removed} removed, {} unchanged",
-            outside::text(&ledger.path.display().to_string()),
-            unchanged(&ledger.ledger, changes)
-        )
-    }
+    Ok(())
 }

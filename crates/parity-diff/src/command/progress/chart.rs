@@ -78,15 +78,7 @@ fn path_of(series: &Series, count: usize, top: u64) -> String {
 
 /// The page.
 pub fn page(history: &History) -> String {
-    let count = history.points.len();
-    let top = history
-        .series
-        .iter()
-        .flat_map(|series| series.values.iter().flatten())
-        .map(|counts| counts.cases.max(counts.passing))
-        .max()
-        .unwrap_or(0)
-        .max(1);
+    let top = top_of(history);
     let file = esc(&history.file);
     let mut out = String::new();
     let _ = write!(
@@ -96,7 +88,39 @@ pub fn page(history: &History) -> String {
 <title>Parity progress: {file}</title><style>{STYLE}</style></head><body>\n\
 <h1>Parity progress: <span class=\"name\">{file}</span></h1>\n"
     );
-    let summary = match (history.points.first(), history.points.last()) {
+    let _ = writeln!(out, "<p id=\"summary\">{}</p>", summary(history));
+    let _ = writeln!(
+        out,
+        "<svg id=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {WIDTH} {HEIGHT}\" \
+width=\"{WIDTH}\" height=\"{HEIGHT}\" role=\"img\" aria-label=\"passing cases per version\">"
+    );
+    axes(&mut out, top);
+    dates(&mut out, history);
+    lines(&mut out, history, top);
+    out.push_str("</svg>\n");
+    legend(&mut out, history);
+    versions(&mut out, history);
+    out.push_str("</body></html>\n");
+    out
+}
+
+/// The top of the chart's scale: the most cases any line had, at least
+/// 1.
+fn top_of(history: &History) -> u64 {
+    history
+        .series
+        .iter()
+        .flat_map(|series| series.values.iter().flatten())
+        .map(|counts| counts.cases.max(counts.passing))
+        .max()
+        .unwrap_or(0)
+        .max(1)
+}
+
+/// The line above the chart: how many versions, from when to when.
+fn summary(history: &History) -> String {
+    let count = history.points.len();
+    match (history.points.first(), history.points.last()) {
         (Some(first), Some(last)) => format!(
             "{count} version{}, {} to {}: passing cases per {}.",
             if count == 1 { "" } else { "s" },
@@ -109,13 +133,11 @@ pub fn page(history: &History) -> String {
             }
         ),
         _ => "No version of the file in git.".to_owned(),
-    };
-    let _ = writeln!(out, "<p id=\"summary\">{summary}</p>");
-    let _ = writeln!(
-        out,
-        "<svg id=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {WIDTH} {HEIGHT}\" \
-width=\"{WIDTH}\" height=\"{HEIGHT}\" role=\"img\" aria-label=\"passing cases per version\">"
-    );
+    }
+}
+
+/// The scale's grid lines, with their values, and the two axes.
+fn axes(out: &mut String, top: u64) {
     let mut ticks: Vec<u64> = (0..=4u64).map(|step| top * step / 4).collect();
     ticks.dedup();
     for value in ticks {
@@ -136,6 +158,12 @@ width=\"{WIDTH}\" height=\"{HEIGHT}\" role=\"img\" aria-label=\"passing cases pe
 <line class=\"axis\" x1=\"{LEFT}\" x2=\"{LEFT}\" y1=\"{TOP}\" y2=\"{bottom}\"/>",
         WIDTH - RIGHT
     );
+}
+
+/// Versions' dates and commits under the axis.
+fn dates(out: &mut String, history: &History) {
+    let count = history.points.len();
+    let bottom = HEIGHT - BOTTOM;
     // At most eight dates under the axis, evenly spread, the last always.
     let labels = count.min(8);
     let mut labelled: Vec<usize> = (0..labels)
@@ -162,6 +190,12 @@ width=\"{WIDTH}\" height=\"{HEIGHT}\" role=\"img\" aria-label=\"passing cases pe
             esc(point.short())
         );
     }
+}
+
+/// Each series' line, with a dot at each point when the versions are
+/// few.
+fn lines(out: &mut String, history: &History, top: u64) {
+    let count = history.points.len();
     for (at, series) in history.series.iter().enumerate() {
         let (stroke, dash) = colour(at);
         let name = esc(&series.name());
@@ -188,7 +222,11 @@ width=\"{WIDTH}\" height=\"{HEIGHT}\" role=\"img\" aria-label=\"passing cases pe
         }
         out.push_str("</g>\n");
     }
-    out.push_str("</svg>\n<ol class=\"legend\" id=\"legend\">\n");
+}
+
+/// The legend: each series' stroke, name and last counts.
+fn legend(out: &mut String, history: &History) {
+    out.push_str("<ol class=\"legend\" id=\"legend\">\n");
     for (at, series) in history.series.iter().enumerate() {
         let (stroke, dash) = colour(at);
         let last = series.last().unwrap_or_default();
@@ -202,8 +240,13 @@ width=\"{WIDTH}\" height=\"{HEIGHT}\" role=\"img\" aria-label=\"passing cases pe
             last.cases
         );
     }
+    out.push_str("</ol>\n");
+}
+
+/// The versions' table, and the versions left out.
+fn versions(out: &mut String, history: &History) {
     out.push_str(
-        "</ol>\n<table id=\"versions\"><thead><tr><th>#</th><th>date</th><th>commit</th></tr></thead><tbody>\n",
+        "<table id=\"versions\"><thead><tr><th>#</th><th>date</th><th>commit</th></tr></thead><tbody>\n",
     );
     for (at, point) in history.points.iter().enumerate() {
         let _ = writeln!(
@@ -222,6 +265,4 @@ width=\"{WIDTH}\" height=\"{HEIGHT}\" role=\"img\" aria-label=\"passing cases pe
         }
         out.push_str("</ul>\n");
     }
-    out.push_str("</body></html>\n");
-    out
 }
