@@ -292,130 +292,169 @@ fn read_suite(
                 format!("{what}: {expected}, not {}", describe(value)),
             )
         };
-        let value_of = value.as_value();
         if let (Some(known), Some(span)) = (SUITE_KEYS.iter().find(|k| **k == key), &span) {
             suite.lines.insert(known, line_of(source.text, span.start));
         }
-        match key {
-            "cases" | "golden" | "ledger" | "fuzz-out" => {
-                let text = value_of
-                    .and_then(Value::as_str)
-                    .filter(|text| !text.is_empty())
-                    .ok_or_else(|| wrong("a path (a string)"))?;
-                let path = Some(dir.join(text));
-                match key {
-                    "cases" => suite.cases = path,
-                    "golden" => suite.golden = path,
-                    "ledger" => suite.ledger = path,
-                    _ => suite.fuzz_out = path,
-                }
-            }
-            "oracle" | "reference" | "generator" => {
-                let text = value_of
-                    .and_then(Value::as_str)
-                    .filter(|text| !text.trim().is_empty())
-                    .ok_or_else(|| wrong("a command (a string)"))?;
-                let command = Some(text.to_owned());
-                match key {
-                    "oracle" => suite.oracle = command,
-                    "reference" => suite.reference = command,
-                    _ => suite.generator = command,
-                }
-            }
-            "timeout" => {
-                let secs =
-                    seconds(value_of).filter(|secs| *secs > 0.0 && *secs <= MAX_TIMEOUT_SECS);
-                suite.timeout = Some(secs.ok_or_else(|| {
-                    wrong(&format!(
-                        "a positive number of seconds, at most {MAX_TIMEOUT_SECS} (a week)"
-                    ))
-                })?);
-            }
-            "kill-grace" => {
-                let secs =
-                    seconds(value_of).filter(|secs| *secs >= 0.0 && *secs <= MAX_KILL_GRACE_SECS);
-                suite.kill_grace = Some(secs.ok_or_else(|| {
-                    wrong(&format!(
-                        "a number of seconds, 0 to {MAX_KILL_GRACE_SECS} (an hour)"
-                    ))
-                })?);
-            }
-            "jobs" => {
-                let jobs = value_of
-                    .and_then(Value::as_integer)
-                    .and_then(|n| u32::try_from(n).ok())
-                    .filter(|n| (1..=MAX_JOBS).contains(n));
-                suite.jobs =
-                    Some(jobs.ok_or_else(|| wrong(&format!("a whole number, 1 to {MAX_JOBS}")))?);
-            }
-            "repeat" => {
-                let repeat = value_of
-                    .and_then(Value::as_integer)
-                    .and_then(|n| u32::try_from(n).ok())
-                    .filter(|n| (1..=MAX_REPEAT).contains(n));
-                suite.repeat = Some(
-                    repeat.ok_or_else(|| wrong(&format!("a whole number, 1 to {MAX_REPEAT}")))?,
-                );
-            }
-            "max-output" => {
-                let size = match value_of {
-                    Some(Value::Integer(n)) => u64::try_from(*n.value()).ok().filter(|n| *n > 0),
-                    Some(Value::String(text)) => parse_size(text.value()).ok(),
-                    _ => None,
-                };
-                suite.max_output =
-                    Some(size.ok_or_else(|| wrong("a size (64M, 1G, or a number of bytes)"))?);
-            }
-            "framing" => {
-                suite.framing = Some(match value_of.and_then(Value::as_str) {
-                    Some("exact") => Framing::Exact,
-                    Some("json") => Framing::Json,
-                    _ => return Err(wrong("\"exact\" or \"json\"")),
-                });
-            }
-            "semantic" => {
-                let on = value_of.and_then(Value::as_bool);
-                suite.semantic = Some(on.ok_or_else(|| wrong("true or false"))?);
-            }
-            "numbers" => {
-                let mode = value_of
-                    .and_then(Value::as_str)
-                    .and_then(Numbers::from_name);
-                suite.numbers = Some(mode.ok_or_else(|| wrong("\"double\" or \"exact\""))?);
-            }
-            "error-flag" | "error-message" => {
-                let pointer = value_of
-                    .and_then(Value::as_str)
-                    .filter(|text| is_pointer(text))
-                    .ok_or_else(|| wrong("a JSON Pointer (\"\" or \"/key/0\")"))?;
-                let pointer = Some(pointer.to_owned());
-                match key {
-                    "error-flag" => suite.error_flag = pointer,
-                    _ => suite.error_message = pointer,
-                }
-            }
-            "ops" => {
-                let ops = value_of.and_then(Value::as_array).and_then(|array| {
-                    array
-                        .iter()
-                        .map(|op| op.as_str().map(str::to_owned))
-                        .collect::<Option<Vec<_>>>()
-                });
-                suite.ops = Some(ops.ok_or_else(|| wrong("an array of op names (strings)"))?);
-            }
-            _ => {
-                return Err(source.error(
-                    span,
-                    format!(
-                        "suite.{name}: unknown key {:?} (the keys: {})",
-                        key.escape_debug().to_string(),
-                        SUITE_KEYS.join(", ")
-                    ),
-                ))
-            }
+        if !set_key(&mut suite, key, value.as_value(), dir, &wrong)? {
+            return Err(source.error(
+                span,
+                format!(
+                    "suite.{name}: unknown key {:?} (the keys: {})",
+                    key.escape_debug().to_string(),
+                    SUITE_KEYS.join(", ")
+                ),
+            ));
         }
     }
     Ok(suite)
+}
+
+/// What makes the error of a key whose value is not what it takes.
+type Wrong<'a> = &'a dyn Fn(&str) -> InputError;
+
+/// Sets a suite's key from its value; returns whether the key is one.
+fn set_key(
+    suite: &mut Suite,
+    key: &str,
+    value: Option<&Value>,
+    dir: &Path,
+    wrong: Wrong<'_>,
+) -> Result<bool, InputError> {
+    match key {
+        "cases" | "golden" | "ledger" | "fuzz-out" => {
+            let text = value
+                .and_then(Value::as_str)
+                .filter(|text| !text.is_empty())
+                .ok_or_else(|| wrong("a path (a string)"))?;
+            let path = Some(dir.join(text));
+            match key {
+                "cases" => suite.cases = path,
+                "golden" => suite.golden = path,
+                "ledger" => suite.ledger = path,
+                _ => suite.fuzz_out = path,
+            }
+        }
+        "oracle" | "reference" | "generator" => {
+            let text = value
+                .and_then(Value::as_str)
+                .filter(|text| !text.trim().is_empty())
+                .ok_or_else(|| wrong("a command (a string)"))?;
+            let command = Some(text.to_owned());
+            match key {
+                "oracle" => suite.oracle = command,
+                "reference" => suite.reference = command,
+                _ => suite.generator = command,
+            }
+        }
+        "timeout" | "kill-grace" | "jobs" | "repeat" | "max-output" => {
+            set_limit(suite, key, value, wrong)?
+        }
+        "framing" | "semantic" | "numbers" | "error-flag" | "error-message" | "ops" => {
+            set_judging(suite, key, value, wrong)?
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+/// Sets one of the keys that bound an oracle's runs.
+fn set_limit(
+    suite: &mut Suite,
+    key: &str,
+    value: Option<&Value>,
+    wrong: Wrong<'_>,
+) -> Result<(), InputError> {
+    match key {
+        "timeout" => {
+            let secs = seconds(value).filter(|secs| *secs > 0.0 && *secs <= MAX_TIMEOUT_SECS);
+            suite.timeout = Some(secs.ok_or_else(|| {
+                wrong(&format!(
+                    "a positive number of seconds, at most {MAX_TIMEOUT_SECS} (a week)"
+                ))
+            })?);
+        }
+        "kill-grace" => {
+            let secs = seconds(value).filter(|secs| *secs >= 0.0 && *secs <= MAX_KILL_GRACE_SECS);
+            suite.kill_grace = Some(secs.ok_or_else(|| {
+                wrong(&format!(
+                    "a number of seconds, 0 to {MAX_KILL_GRACE_SECS} (an hour)"
+                ))
+            })?);
+        }
+        "jobs" => {
+            let jobs = value
+                .and_then(Value::as_integer)
+                .and_then(|n| u32::try_from(n).ok())
+                .filter(|n| (1..=MAX_JOBS).contains(n));
+            suite.jobs =
+                Some(jobs.ok_or_else(|| wrong(&format!("a whole number, 1 to {MAX_JOBS}")))?);
+        }
+        "repeat" => {
+            let repeat = value
+                .and_then(Value::as_integer)
+                .and_then(|n| u32::try_from(n).ok())
+                .filter(|n| (1..=MAX_REPEAT).contains(n));
+            suite.repeat =
+                Some(repeat.ok_or_else(|| wrong(&format!("a whole number, 1 to {MAX_REPEAT}")))?);
+        }
+        _ => {
+            let size = match value {
+                Some(Value::Integer(n)) => u64::try_from(*n.value()).ok().filter(|n| *n > 0),
+                Some(Value::String(text)) => parse_size(text.value()).ok(),
+                _ => None,
+            };
+            suite.max_output =
+                Some(size.ok_or_else(|| wrong("a size (64M, 1G, or a number of bytes)"))?);
+        }
+    }
+    Ok(())
+}
+
+/// Sets one of the keys that say how results are judged.
+fn set_judging(
+    suite: &mut Suite,
+    key: &str,
+    value: Option<&Value>,
+    wrong: Wrong<'_>,
+) -> Result<(), InputError> {
+    match key {
+        "framing" => {
+            suite.framing = Some(match value.and_then(Value::as_str) {
+                Some("exact") => Framing::Exact,
+                Some("json") => Framing::Json,
+                _ => return Err(wrong("\"exact\" or \"json\"")),
+            });
+        }
+        "semantic" => {
+            let on = value.and_then(Value::as_bool);
+            suite.semantic = Some(on.ok_or_else(|| wrong("true or false"))?);
+        }
+        "numbers" => {
+            let mode = value.and_then(Value::as_str).and_then(Numbers::from_name);
+            suite.numbers = Some(mode.ok_or_else(|| wrong("\"double\" or \"exact\""))?);
+        }
+        "error-flag" | "error-message" => {
+            let pointer = value
+                .and_then(Value::as_str)
+                .filter(|text| is_pointer(text))
+                .ok_or_else(|| wrong("a JSON Pointer (\"\" or \"/key/0\")"))?;
+            let pointer = Some(pointer.to_owned());
+            match key {
+                "error-flag" => suite.error_flag = pointer,
+                _ => suite.error_message = pointer,
+            }
+        }
+        _ => {
+            let ops = value.and_then(Value::as_array).and_then(|array| {
+                array
+                    .iter()
+                    .map(|op| op.as_str().map(str::to_owned))
+                    .collect::<Option<Vec<_>>>()
+            });
+            suite.ops = Some(ops.ok_or_else(|| wrong("an array of op names (strings)"))?);
+        }
+    }
+    Ok(())
 }
 
 /// A number of seconds: an integer or a float.

@@ -36,6 +36,7 @@ pub mod info;
 pub mod lint;
 pub mod op_runs;
 pub mod plan;
+mod plan_info;
 pub mod rerun;
 pub mod timings;
 pub mod wanted;

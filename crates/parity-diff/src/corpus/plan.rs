@@ -15,17 +15,18 @@
 //! report records the corpus it ran ([`CorpusInfo`]) and `merge` can tell
 //! shards of one corpus from shards of two.
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::BTreeSet;
 use std::ops::Range;
 use std::sync::Arc;
 
 use crate::base::error::InputError;
 use crate::corpus::balance::Split;
 use crate::corpus::cases::{op_of, CaseFile, CaseItem};
-use crate::corpus::identity::{fnv1a, CaseId, CaseKey, HashingReader};
+use crate::corpus::identity::{CaseId, CaseKey};
 use crate::corpus::info::{CorpusInfo, ShardInfo};
 use crate::corpus::op_runs::OpRuns;
-use crate::corpus::rerun::{FileRerun, RerunCount};
+use crate::corpus::plan_info::{corpus_info, count_gone, hash_files, Hashes};
+use crate::corpus::rerun::RerunCount;
 use crate::corpus::timings::Timings;
 use crate::corpus::wanted::{FileWanted, Wanted};
 use crate::corpus::{Corpus, Entry as FileEntry};
@@ -221,19 +222,78 @@ fn count_cases(
     counted
 }
 
-/// The hash of a file's bytes; `None` when it cannot be read (or, given
-/// why, `broken`, is not to be).
-fn hash_of(path: &std::path::Path, broken: Option<&String>) -> Option<u64> {
-    match broken {
-        Some(_) => None,
-        None => crate::base::files::input::open(path, crate::base::files::input::CORPUS_FILE)
-            .ok()
-            .and_then(|file| HashingReader::new(file).finish().ok()),
-    }
+/// What the count of every file of the listing learned, in its order.
+struct Counts {
+    /// Per file: its cases' ops, when kept.
+    op_runs: Vec<Option<Arc<OpRuns>>>,
+    /// Per file: where its selected cases start among all, and how many.
+    ranges: Vec<Range<usize>>,
+    /// Per file: whether it is one array of cases (`None`: unreadable).
+    arrays: Vec<Option<bool>>,
+    /// Per file: whether it could be read through.
+    readable: Vec<bool>,
+    /// With a rerun: per file, what it takes.
+    picks: Vec<Pick>,
+    /// Per op of `--op`, its cases.
+    op_counts: Vec<usize>,
+    /// The selected cases.
+    total: usize,
+    /// With a rerun: the cases it names that the files no longer hold.
+    gone: usize,
 }
 
-fn hex(hash: Option<u64>) -> String {
-    hash.map_or_else(|| "unreadable".to_owned(), |hash| format!("{hash:016x}"))
+impl Counts {
+    /// Counts each file's cases that `wanted` selects, keeping the ops
+    /// of those files `op_runs_of` says.
+    fn of(
+        files: &[FileEntry],
+        wanted: Wanted<'_>,
+        op_runs_of: Option<fn(&FileEntry) -> bool>,
+    ) -> Counts {
+        let ops = wanted.ops;
+        let mut counts = Counts {
+            op_runs: Vec::with_capacity(files.len()),
+            ranges: Vec::with_capacity(files.len()),
+            arrays: Vec::with_capacity(files.len()),
+            readable: Vec::with_capacity(files.len()),
+            picks: Vec::new(),
+            op_counts: vec![0; ops.len()],
+            total: 0,
+            gone: 0,
+        };
+        for entry in files {
+            let of_file = wanted.file(&entry.name);
+            let keys = of_file.and_then(|file| file.keys);
+            let keeps_ops = op_runs_of.is_some_and(|of| of(entry));
+            let mut counted = count_cases(entry, ops, keys, keeps_ops);
+            let whole = counted.op_runs.take().filter(OpRuns::is_whole);
+            counts.op_runs.push(whole.map(Arc::new));
+            let total = counts.total;
+            counts.ranges.push(total..total + counted.count);
+            counts
+                .arrays
+                .push(counted.readable.then_some(counted.array));
+            counts.readable.push(counted.readable);
+            counts.total += counted.count;
+            counts
+                .op_counts
+                .iter_mut()
+                .zip(&counted.per_op)
+                .for_each(|(n, more)| *n += more);
+            if wanted.rerun.is_some() {
+                counts.picks.push(match (of_file, keys) {
+                    (None, _) => Pick::Nothing,
+                    (Some(_), None) => Pick::Every,
+                    (Some(_), Some(_)) if !counted.readable || !counted.array => Pick::Every,
+                    (Some(_), Some(keys)) => {
+                        counts.gone += keys.len() - counted.met;
+                        Pick::Positions(counted.keyed)
+                    }
+                });
+            }
+        }
+        counts
+    }
 }
 
 impl Plan {
@@ -269,136 +329,64 @@ impl Plan {
             op_runs: op_runs_of,
         } = planning;
         let ops = wanted.ops;
-        let mut op_runs = Vec::with_capacity(files.len());
-        let mut ranges = Vec::with_capacity(files.len());
-        let mut arrays = Vec::with_capacity(files.len());
-        let mut picks = Vec::new();
-        let mut rerun = RerunCount::default();
-        let mut op_counts = vec![0; ops.len()];
-        let mut parts: Vec<String> = vec!["cases".into()];
-        let mut total = 0;
         // Every file is hashed on a second thread while the case files
         // are counted: the passes share no state. (A golden listing that
         // fails is reported after the case files' own errors, as before.)
         let goldens = corpus.golden_files();
-        let mut readable = Vec::with_capacity(files.len());
-        let (case_hashes, golden_hashes) = std::thread::scope(|scope| {
+        let (counts, (case_hashes, golden_hashes)) = std::thread::scope(|scope| {
             let hashing = scope.spawn(|| {
                 if !fingerprint {
                     return (Vec::new(), Vec::new());
                 }
-                let cases: Vec<Option<u64>> = files
-                    .iter()
-                    .map(|entry| hash_of(&entry.case_path, entry.broken.as_ref()))
-                    .collect();
-                let goldens: Vec<Option<u64>> = goldens
-                    .as_deref()
-                    .unwrap_or_default()
-                    .iter()
-                    .map(|golden| hash_of(&golden.golden_path, golden.broken.as_ref()))
-                    .collect();
-                (cases, goldens)
+                hash_files(files, goldens.as_deref().unwrap_or_default())
             });
-            for entry in files {
-                let of_file = wanted.file(&entry.name);
-                let keys = of_file.and_then(|file| file.keys);
-                let keeps_ops = op_runs_of.is_some_and(|of| of(entry));
-                let mut counted = count_cases(entry, ops, keys, keeps_ops);
-                let whole = counted.op_runs.take().filter(OpRuns::is_whole);
-                op_runs.push(whole.map(Arc::new));
-                ranges.push(total..total + counted.count);
-                arrays.push(counted.readable.then_some(counted.array));
-                readable.push(counted.readable);
-                total += counted.count;
-                op_counts
-                    .iter_mut()
-                    .zip(&counted.per_op)
-                    .for_each(|(n, more)| *n += more);
-                if wanted.rerun.is_some() {
-                    picks.push(match (of_file, keys) {
-                        (None, _) => Pick::Nothing,
-                        (Some(_), None) => Pick::Every,
-                        (Some(_), Some(_)) if !counted.readable || !counted.array => Pick::Every,
-                        (Some(_), Some(keys)) => {
-                            rerun.gone += keys.len() - counted.met;
-                            Pick::Positions(counted.keyed)
-                        }
-                    });
-                }
-            }
+            let counts = Counts::of(files, wanted, op_runs_of);
             match hashing.join() {
-                Ok(hashes) => hashes,
+                Ok(hashes) => (counts, hashes),
                 Err(panic) => std::panic::resume_unwind(panic),
             }
         });
-        // A file the count could not read through is unreadable, whatever
-        // the other pass made of it.
-        for ((entry, hash), readable) in files.iter().zip(case_hashes).zip(readable) {
-            parts.push(entry.name.clone());
-            parts.push(hex(hash.filter(|_| readable)));
-        }
-        if let Some(at) = op_counts.iter().position(|&n| n == 0) {
+        if let Some(at) = counts.op_counts.iter().position(|&n| n == 0) {
             return Err(InputError::new(format!(
                 "--op {} matches no case in the selected case files",
                 ops[at]
             )));
         }
+        let mut rerun = RerunCount {
+            gone: counts.gone,
+            ..RerunCount::default()
+        };
         if let Some(taken) = wanted.rerun {
-            // What the report names in files that are gone, unless
-            // --filter leaves them out anyway.
-            let listed: HashSet<&str> = files.iter().map(|entry| entry.name.as_str()).collect();
-            let filtered = |name: &str| {
-                corpus
-                    .filter
-                    .as_ref()
-                    .is_some_and(|glob| !glob.matches(name))
-            };
-            for (name, file) in &taken.files {
-                if listed.contains(name.as_str()) || filtered(name) {
-                    continue;
-                }
-                match file {
-                    FileRerun::Whole => rerun.gone_files += 1,
-                    FileRerun::Cases(keys) => rerun.gone += keys.len(),
-                }
-            }
+            count_gone(corpus, files, taken, &mut rerun);
             rerun.named = !taken.is_empty();
         }
         let goldens = goldens?;
-        parts.push("goldens".into());
-        for (golden, hash) in goldens.iter().zip(golden_hashes) {
-            parts.push(golden.name.clone());
-            parts.push(hex(hash));
-        }
-        let bytes: Vec<&[u8]> = parts.iter().map(|part| part.as_bytes()).collect();
-        let info = CorpusInfo {
-            fingerprint: match fingerprint {
-                true => format!("{:016x}", fnv1a(&bytes)),
-                false => String::new(),
-            },
-            case_files: files.iter().map(|entry| entry.name.clone()).collect(),
-            golden_files: goldens.into_iter().map(|entry| entry.name).collect(),
-            cases: total,
-            case_dir: corpus.cases.display().to_string(),
-            golden_dir: corpus.golden.display().to_string(),
-            filter: corpus.filter.as_ref().map(|glob| glob.pattern()),
-            ops: ops.to_vec(),
-            rerun: wanted.rerun.map(|taken| taken.fingerprint()),
-        };
+        let hashes = fingerprint.then_some(Hashes {
+            cases: case_hashes,
+            readable: &counts.readable,
+            goldens: golden_hashes,
+        });
+        let info = corpus_info(
+            corpus,
+            (files, goldens),
+            hashes,
+            (counts.total, ops),
+            wanted.rerun,
+        );
         let split = corpus.shard.map(|shard| match timings {
             Some(timings) => {
                 let weights = timings.weights(files.iter().map(|entry| entry.name.as_str()));
-                Split::by_weight(shard, &ranges, &weights)
+                Split::by_weight(shard, &counts.ranges, &weights)
             }
             None => Split::by_count(shard),
         });
         let mut plan = Plan {
-            files: ranges,
-            arrays,
-            picks: wanted.rerun.map(|_| picks),
+            files: counts.ranges,
+            arrays: counts.arrays,
+            picks: wanted.rerun.map(|_| counts.picks),
             split,
             timings: timings.map(Timings::fingerprint),
-            op_runs,
+            op_runs: counts.op_runs,
             info,
             rerun: None,
         };

@@ -1,6 +1,8 @@
 //! The plan's counts, parts and selections.
 
 use super::*;
+use crate::corpus::identity::fnv1a;
+use crate::corpus::plan_info::hash_of;
 
 fn corpus(dir: &std::path::Path, shard: Option<&str>) -> Corpus {
     Corpus {

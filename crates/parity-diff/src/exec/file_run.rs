@@ -20,7 +20,7 @@ use crate::corpus::identity::path_text;
 use crate::corpus::plan::Selection;
 use crate::corpus::Entry as FileEntry;
 use crate::exec::bisect::Together;
-use crate::exec::execute::{execute, spans_in, Execution};
+use crate::exec::execute::{execute, spans_in, Blamed, Execution};
 use crate::exec::oracle::{FailureKind, OracleFailure};
 use crate::exec::pairing::{
     pair, write_selected, Held, HeldCases, HeldOutcomes, HeldResults, Rule, Slot,
@@ -303,87 +303,147 @@ pub fn report_ready<C: Consumer>(
         .iter()
         .map(|span| &golden_bytes[span.clone()])
         .collect();
-    let name = &entry.name;
-    let known = || HeldCases(cases.is_array.then_some(cases));
-    let rule = rule(selection, cases.items.len());
-    let judging = (ledger, judging);
+    let file = Reported {
+        name: &entry.name,
+        cases,
+        selection,
+        golden: &golden,
+        ledger,
+    };
     match execution {
         Execution::Results { output, spans } => {
-            if framing == Framing::Exact {
-                let gaps = odd_gaps(&spans, output.len());
-                let bytes_of =
-                    |range: Range<u64>| output[range.start as usize..range.end as usize].to_vec();
-                if let Some(found) = describe(&gaps, bytes_of) {
-                    consumer.problem(framing_problem(found, name, ledger))?;
-                }
+            file.results(consumer, (&output, &spans), &reruns, (judging, framing))
+        }
+        Execution::Failed(failure) => file.failed(consumer, failure),
+        Execution::Blamed(blamed) => file.blamed(consumer, blamed, judging),
+    }
+}
+
+/// A ran file whose records are being reported.
+struct Reported<'a> {
+    name: &'a str,
+    cases: &'a CaseFile,
+    selection: Option<&'a Selection>,
+    golden: &'a [&'a [u8]],
+    ledger: Option<&'a Ledger>,
+}
+
+impl<'a> Reported<'a> {
+    fn known(&self) -> HeldCases<'a> {
+        HeldCases(self.cases.is_array.then_some(self.cases))
+    }
+
+    fn rule(&self) -> Rule<'a> {
+        rule(self.selection, self.cases.items.len())
+    }
+
+    /// Reports the results of a run that printed one: its framing, then
+    /// each case's record.
+    fn results<C: Consumer>(
+        &self,
+        consumer: &mut C,
+        (output, spans): (&[u8], &[Range<usize>]),
+        reruns: &Reruns,
+        (judging, framing): (Judging, Framing),
+    ) -> io::Result<()> {
+        if framing == Framing::Exact {
+            let gaps = odd_gaps(spans, output.len());
+            let bytes_of =
+                |range: Range<u64>| output[range.start as usize..range.end as usize].to_vec();
+            if let Some(found) = describe(&gaps, bytes_of) {
+                consumer.problem(framing_problem(found, self.name, self.ledger))?;
             }
-            let actual: Vec<&[u8]> = spans.iter().map(|span| &output[span.clone()]).collect();
-            let sides = (&mut known(), &mut Held(&golden), &mut HeldResults(&actual));
-            // A result is known by where it starts in the output.
-            let rerun_of = |slot: &Slot<'_>| {
-                let Some(Ok(bytes)) = &slot.actual else {
-                    return None;
+        }
+        let actual: Vec<&[u8]> = spans.iter().map(|span| &output[span.clone()]).collect();
+        let sides = (
+            &mut self.known(),
+            &mut Held(self.golden),
+            &mut HeldResults(&actual),
+        );
+        // A result is known by where it starts in the output.
+        let rerun_of = |slot: &Slot<'_>| {
+            let Some(Ok(bytes)) = &slot.actual else {
+                return None;
+            };
+            let start = bytes.as_ptr() as usize - output.as_ptr() as usize;
+            let at = spans.binary_search_by_key(&start, |span| span.start).ok()?;
+            reruns.get(at)?.as_ref()
+        };
+        let judging = (self.ledger, judging);
+        pair(self.rule(), sides, |slot| {
+            let rerun = rerun_of(&slot);
+            judge_slot(consumer, self.name, slot, (None, rerun), judging)
+        })
+    }
+
+    /// Reports a run that failed with no case to blame: one problem for
+    /// the file, skipping every case it would have compared.
+    fn failed<C: Consumer>(&self, consumer: &mut C, failure: OracleFailure) -> io::Result<()> {
+        let wanted = self.wanted();
+        // An oracle may echo its input on stderr or stdout (quoted in
+        // the message), tokens included.
+        let secrets = Secrets::of_case_file(&self.cases.bytes);
+        let message = match &failure.stdout {
+            Some(head) => format!("{}; its stdout {head}", failure.message),
+            None => failure.message,
+        };
+        consumer.problem(Problem::Error {
+            message: secrets.mask_quoted_text(&message),
+            stderr: failure.stderr.map(|text| secrets.mask_quoted_text(&text)),
+            skipped: wanted,
+            port: true,
+        })
+    }
+
+    /// How many golden elements the file compares.
+    fn wanted(&self) -> usize {
+        // What stands past the file's cases is compared when every
+        // case is (or when a shard's last part of the file is
+        // selected).
+        let past = self.cases.items.len();
+        let golden = self.golden;
+        match self.selection {
+            Some(selection) => {
+                let tail = match selection.tail {
+                    true => golden.len().saturating_sub(past),
+                    false => 0,
                 };
-                let start = bytes.as_ptr() as usize - output.as_ptr() as usize;
-                let at = spans.binary_search_by_key(&start, |span| span.start).ok()?;
-                reruns.get(at)?.as_ref()
-            };
-            pair(rule, sides, |slot| {
-                let rerun = rerun_of(&slot);
-                judge_slot(consumer, name, slot, (None, rerun), judging)
-            })
-        }
-        Execution::Failed(failure) => {
-            // What stands past the file's cases is compared when every
-            // case is (or when a shard's last part of the file is
-            // selected).
-            let past = cases.items.len();
-            let wanted = match selection {
-                Some(selection) => {
-                    let tail = match selection.tail {
-                        true => golden.len().saturating_sub(past),
-                        false => 0,
-                    };
-                    tail + selection
-                        .positions
-                        .iter()
-                        .filter(|&&at| at < golden.len())
-                        .count()
-                }
-                None => golden.len(),
-            };
-            // An oracle may echo its input on stderr or stdout (quoted in
-            // the message), tokens included.
-            let secrets = Secrets::of_case_file(&cases.bytes);
-            let message = match &failure.stdout {
-                Some(head) => format!("{}; its stdout {head}", failure.message),
-                None => failure.message,
-            };
-            consumer.problem(Problem::Error {
-                message: secrets.mask_quoted_text(&message),
-                stderr: failure.stderr.map(|text| secrets.mask_quoted_text(&text)),
-                skipped: wanted,
-                port: true,
-            })
-        }
-        Execution::Blamed(blamed) => {
-            let secrets = Secrets::of_case_file(&cases.bytes);
-            let outcomes = &blamed.outcomes;
-            let sides = (
-                &mut known(),
-                &mut Held(&golden),
-                &mut HeldOutcomes(outcomes),
-            );
-            pair(rule, sides, |slot| {
-                judge_slot(consumer, name, slot, (Some(&secrets), None), judging)
-            })?;
-            // The k-th case sent is the one at this position.
-            let position = |k: usize| selection.map_or(k, |selection| selection.positions[k]);
-            for together in blamed.together {
-                consumer.problem(together_problem(position, together, &secrets))?;
+                tail + selection
+                    .positions
+                    .iter()
+                    .filter(|&&at| at < golden.len())
+                    .count()
             }
-            Ok(())
+            None => golden.len(),
         }
+    }
+
+    /// Reports a run that failed with cases to blame: each case's
+    /// record, then the cases it failed on only together.
+    fn blamed<C: Consumer>(
+        &self,
+        consumer: &mut C,
+        blamed: Blamed,
+        judging: Judging,
+    ) -> io::Result<()> {
+        let secrets = Secrets::of_case_file(&self.cases.bytes);
+        let outcomes = &blamed.outcomes;
+        let sides = (
+            &mut self.known(),
+            &mut Held(self.golden),
+            &mut HeldOutcomes(outcomes),
+        );
+        let judging = (self.ledger, judging);
+        pair(self.rule(), sides, |slot| {
+            judge_slot(consumer, self.name, slot, (Some(&secrets), None), judging)
+        })?;
+        // The k-th case sent is the one at this position.
+        let selection = self.selection;
+        let position = |k: usize| selection.map_or(k, |selection| selection.positions[k]);
+        for together in blamed.together {
+            consumer.problem(together_problem(position, together, &secrets))?;
+        }
+        Ok(())
     }
 }
 

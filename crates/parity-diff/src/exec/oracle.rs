@@ -28,6 +28,7 @@ mod groups;
 mod leak_tests;
 mod leaks;
 mod options;
+mod outcome;
 pub mod results;
 mod signals;
 mod spooled;

@@ -19,6 +19,7 @@
 //! - [`command`]: `parity-diff fuzz`; [`render`](mod@render): its report.
 
 pub mod batch_oracle;
+mod batch_run;
 pub mod command;
 pub mod divergence;
 pub mod known;

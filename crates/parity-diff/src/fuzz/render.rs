@@ -205,37 +205,56 @@ fn write_human(
     (quiet, verbose): (bool, bool),
     out: &mut dyn Write,
 ) -> io::Result<()> {
+    let report = session.report;
+    if !quiet {
+        write_findings(out, report, verbose)?;
+    }
+    let line = closing_line(session, verbose);
+    // Minimizing's cost, on a line of its own just above the summary.
+    if (report.minimize_runs > 0 || report.unminimized > 0) && !quiet {
+        writeln!(out, "{}", minimizing_line(report))?;
+    }
+    writeln!(out, "{line}")
+}
+
+/// Each divergence group, each known signature (`verbose`), and why the
+/// session stopped, if it did.
+fn write_findings(out: &mut dyn Write, report: &FuzzReport, verbose: bool) -> io::Result<()> {
+    for group in &report.groups {
+        write_group(out, group)?;
+    }
+    for (signature, cases) in report.known.iter().filter(|_| verbose) {
+        writeln!(
+            out,
+            "KNOWN {} ({cases} case{}): the ledger accepts it; not minimized, not written",
+            outside::text(signature),
+            if *cases == 1 { "" } else { "s" }
+        )?;
+    }
+    if let Some(broken) = &report.stopped {
+        writeln!(
+            out,
+            "STOPPED the {} oracle fails even on an empty batch `[]`, so no case can be compared: {}: {}",
+            broken.side.name(),
+            broken.failure.kind,
+            outside::text(&broken.failure.message)
+        )?;
+        for line in stderr_lines(&broken.failure) {
+            writeln!(out, "    | {}", outside::text(line))?;
+        }
+    }
+    Ok(())
+}
+
+/// The session's summary: what ran, what diverged, what the ledger
+/// knew, the batch runs that failed, and whether it stopped.
+fn closing_line(session: Session<'_>, verbose: bool) -> String {
     let Session {
         report,
         seed,
         left,
         right,
     } = session;
-    if !quiet {
-        for group in &report.groups {
-            write_group(out, group)?;
-        }
-        for (signature, cases) in report.known.iter().filter(|_| verbose) {
-            writeln!(
-                out,
-                "KNOWN {} ({cases} case{}): the ledger accepts it; not minimized, not written",
-                outside::text(signature),
-                if *cases == 1 { "" } else { "s" }
-            )?;
-        }
-        if let Some(broken) = &report.stopped {
-            writeln!(
-                out,
-                "STOPPED the {} oracle fails even on an empty batch `[]`, so no case can be compared: {}: {}",
-                broken.side.name(),
-                broken.failure.kind,
-                outside::text(&broken.failure.message)
-            )?;
-            for line in stderr_lines(&broken.failure) {
-                writeln!(out, "    | {}", outside::text(line))?;
-            }
-        }
-    }
     let diverged = report.diverged();
     let seconds = report.elapsed.as_secs_f64();
     let mut line = format!(
@@ -289,29 +308,31 @@ fn write_human(
             broken.side.name()
         ));
     }
-    // Minimizing's cost, on a line of its own just above the summary.
-    if (report.minimize_runs > 0 || report.unminimized > 0) && !quiet {
-        let mut minimizing = format!(
-            "fuzz: minimizing: {} oracle run{}",
-            report.minimize_runs,
-            if report.minimize_runs == 1 { "" } else { "s" },
-        );
-        if let Some(budget) = report.shrink_budget {
-            minimizing.push_str(&format!(
-                " (budget: {budget}× the session's {} runs)",
-                report.oracle_runs
-            ));
-        }
-        if report.unminimized > 0 {
-            minimizing.push_str(&format!(
-                ", {} finding{} kept as found",
-                report.unminimized,
-                if report.unminimized == 1 { "" } else { "s" }
-            ));
-        }
-        writeln!(out, "{minimizing}")?;
+    line
+}
+
+/// What minimizing cost: its oracle runs, against the budget, and the
+/// findings kept as found.
+fn minimizing_line(report: &FuzzReport) -> String {
+    let mut minimizing = format!(
+        "fuzz: minimizing: {} oracle run{}",
+        report.minimize_runs,
+        if report.minimize_runs == 1 { "" } else { "s" },
+    );
+    if let Some(budget) = report.shrink_budget {
+        minimizing.push_str(&format!(
+            " (budget: {budget}× the session's {} runs)",
+            report.oracle_runs
+        ));
     }
-    writeln!(out, "{line}")
+    if report.unminimized > 0 {
+        minimizing.push_str(&format!(
+            ", {} finding{} kept as found",
+            report.unminimized,
+            if report.unminimized == 1 { "" } else { "s" }
+        ));
+    }
+    minimizing
 }
 
 fn failure_value(failure: &OracleFailure) -> Value {

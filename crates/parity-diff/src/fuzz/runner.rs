@@ -18,10 +18,11 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 pub use super::batch_oracle::{BatchOracle, Classified};
+use super::batch_run::{run_batch, Ran, Sides};
 use super::divergence::first_difference;
-use super::known::{accepts_failure, is_known};
-use super::minimize::{minimize, op_of};
-use super::outcome::{case_signature, run_both_knowing, BatchOutcomes, Broken, Outcome, Side};
+use super::known::is_known;
+use super::minimize::{minimize, op_of, Minimized};
+use super::outcome::{case_signature, BatchOutcomes, Broken, Outcome, Side};
 use super::regression::{self, FileStatus, RegressionFile};
 use super::source::CaseSource;
 use super::tree::Node;
@@ -305,7 +306,7 @@ fn session(
     shrinking: Shrinking,
     ledger: Option<&Ledger>,
     source: &dyn CaseSource,
-    (left, right): (&(dyn BatchOracle + Sync), &(dyn BatchOracle + Sync)),
+    (left, right): Sides<'_>,
     progress: &mut dyn Write,
 ) -> Result<FuzzReport, String> {
     if source.ops().is_empty() {
@@ -315,38 +316,58 @@ fn session(
         return Err("the batch size must be at least 1".into());
     }
     let started = Instant::now();
-    let mut report = FuzzReport::default();
-    let mut groups: BTreeMap<String, DivergenceGroup> = BTreeMap::new();
-    let mut order: Vec<String> = Vec::new();
-    let mut known: Vec<(String, usize)> = Vec::new();
-    let mut known_by_op: std::collections::BTreeMap<String, usize> = Default::default();
-    let mut last_progress = Instant::now();
+    let mut merged = Merged {
+        config,
+        shrinking,
+        ledger,
+        sides: (left, right),
+        progress,
+        started,
+        report: FuzzReport::default(),
+        groups: BTreeMap::new(),
+        order: Vec::new(),
+        known: Vec::new(),
+        known_by_op: Default::default(),
+        last_progress: Instant::now(),
+        source_failed: None,
+    };
     // Batch `n` depends on the seed and `n` alone, so batches may run in
     // any order and at once. Their findings are merged here, in batch
     // order.
     let batches = batch_plan(config.count, config.duration, config.batch_size, started);
-    report.shrink_budget = shrinking.budget.filter(|_| shrinking.minimize);
-    let run_batch = |&(number, first, size): &(u64, usize, usize)| {
-        let cases = source.batch(number, first, size)?;
-        let texts: Vec<Vec<u8>> = cases.iter().map(Node::to_text).collect();
-        let ran = Instant::now();
-        // A failure every case's op has a rule for is known as it is.
-        let ops: Vec<String> = cases.iter().map(op_of).collect();
-        let right_known = |kind| {
-            ledger.is_some_and(|ledger| {
-                !ops.is_empty() && ops.iter().all(|op| accepts_failure(ledger, op, kind))
-            })
-        };
-        let outcomes = run_both_knowing(&texts, (left, right), true, &right_known);
-        Ok((cases, outcomes, ran.elapsed()))
-    };
-    let mut source_failed = None;
-    type Ran = Result<(Vec<Node>, Result<BatchOutcomes, Broken>, Duration), String>;
-    let merge = |(_, _, size): (u64, usize, usize), ran: Ran| {
+    merged.report.shrink_budget = shrinking.budget.filter(|_| shrinking.minimize);
+    let run = |&batch: &(u64, usize, usize)| run_batch(source, ledger, (left, right), batch);
+    pool::ordered(config.jobs, batches, run, |batch, ran| {
+        merged.merge(batch, ran)
+    });
+    merged.into_report()
+}
+
+/// A session's findings so far, its batches' merged in batch order.
+struct Merged<'a> {
+    config: &'a FuzzConfig,
+    shrinking: Shrinking,
+    ledger: Option<&'a Ledger>,
+    sides: Sides<'a>,
+    progress: &'a mut dyn Write,
+    started: Instant,
+    report: FuzzReport,
+    groups: BTreeMap<String, DivergenceGroup>,
+    /// The groups' signatures, in the order found.
+    order: Vec<String>,
+    known: Vec<(String, usize)>,
+    known_by_op: BTreeMap<String, usize>,
+    last_progress: Instant,
+    source_failed: Option<String>,
+}
+
+impl Merged<'_> {
+    /// Merges one batch's outcomes; breaks when the session must stop.
+    fn merge(&mut self, (_, _, size): (u64, usize, usize), ran: Ran) -> ControlFlow<()> {
         let cases = match ran {
             Ok((cases, outcomes, took)) => {
-                report.oracle_time += took;
-                report.oracle_runs += 2;
+                self.report.oracle_time += took;
+                self.report.oracle_runs += 2;
                 Ok((cases, outcomes))
             }
             Err(message) => Err(message),
@@ -354,7 +375,7 @@ fn session(
         let (cases, outcomes) = match cases {
             Ok(ran) => ran,
             Err(message) => {
-                source_failed = Some(message);
+                self.source_failed = Some(message);
                 return ControlFlow::Break(());
             }
         };
@@ -362,23 +383,45 @@ fn session(
             Ok(outcomes) => outcomes,
             Err(broken) => {
                 let _ = writeln!(
-                    progress,
+                    self.progress,
                     "fuzz: stopped: the {} oracle fails even on an empty batch `[]` ({}: {})",
                     broken.side.name(),
                     broken.failure.kind,
                     broken.failure.message
                 );
-                report.stopped = Some(broken);
+                self.report.stopped = Some(broken);
                 return ControlFlow::Break(());
             }
         };
+        self.count_failed_runs(&outcomes, size);
+        for (side, together) in outcomes.together.clone() {
+            let group = together_group(&cases, &outcomes.cases, side, together);
+            add_group(
+                group,
+                self.config,
+                &mut self.groups,
+                &mut self.order,
+                self.progress,
+            );
+        }
+        for (case, (l, r)) in cases.iter().zip(outcomes.cases) {
+            self.merge_case(case, l, r);
+        }
+        self.report.cases += size;
+        self.note_progress();
+        ControlFlow::Continue(())
+    }
+
+    /// Counts a batch's runs that failed as a whole, a progress line each.
+    fn count_failed_runs(&mut self, outcomes: &BatchOutcomes, size: usize) {
+        let report = &mut self.report;
         report.failed_batches += outcomes.failed.len();
         report.bisected_batches += outcomes.failed.iter().filter(|run| run.bisected).count();
         report.bisect_runs += outcomes.bisect_runs;
         report.oracle_runs += outcomes.bisect_runs;
         for run in &outcomes.failed {
             let _ = writeln!(
-                progress,
+                self.progress,
                 "fuzz: the {} oracle failed on a batch of {size} cases ({}: {}); {}",
                 run.side.name(),
                 run.failure.kind,
@@ -390,108 +433,134 @@ fn session(
                 }
             );
         }
-        for (side, together) in outcomes.together.clone() {
-            let group = together_group(&cases, &outcomes.cases, side, together);
-            add_group(group, config, &mut groups, &mut order, progress);
+    }
+
+    /// Merges one case's outcomes: a divergence is counted as known, into
+    /// its group, or minimized as the first of a new group.
+    fn merge_case(&mut self, case: &Node, l: Outcome, r: Outcome) {
+        let op = op_of(case);
+        let Some(signature) = case_signature(&op, &l, &r) else {
+            return;
+        };
+        if self
+            .ledger
+            .is_some_and(|ledger| is_known(ledger, &op, &l, &r))
+        {
+            // Counted, and named once in the report (with --verbose):
+            // a partial port has dozens, each known already.
+            *self.known_by_op.entry(op).or_default() += 1;
+            match self.known.iter_mut().find(|(seen, _)| *seen == signature) {
+                Some((_, count)) => *count += 1,
+                None => self.known.push((signature, 1)),
+            }
+            return;
         }
-        for (case, (l, r)) in cases.iter().zip(outcomes.cases) {
-            let op = op_of(case);
-            let Some(signature) = case_signature(&op, &l, &r) else {
-                continue;
-            };
-            if ledger.is_some_and(|ledger| is_known(ledger, &op, &l, &r)) {
-                // Counted, and named once in the report (with --verbose):
-                // a partial port has dozens, each known already.
-                *known_by_op.entry(op).or_default() += 1;
-                match known.iter_mut().find(|(seen, _)| *seen == signature) {
-                    Some((_, count)) => *count += 1,
-                    None => known.push((signature, 1)),
-                }
-                continue;
+        if let Some(group) = self.groups.get_mut(&signature) {
+            group.cases += 1;
+            return;
+        }
+        let kind = failure_kind(&l, &r);
+        let minimized = self.minimized(case, &signature, (l, r));
+        let pointer = match (&minimized.left, &minimized.right) {
+            (Ok(l), Ok(r)) => first_difference(l, r),
+            _ => None,
+        };
+        let group = DivergenceGroup {
+            signature,
+            kind,
+            together: false,
+            cases: 1,
+            first: case.clone(),
+            minimized: minimized.case,
+            left: minimized.left,
+            right: minimized.right,
+            pointer,
+            file: None,
+        };
+        add_group(
+            group,
+            self.config,
+            &mut self.groups,
+            &mut self.order,
+            self.progress,
+        );
+    }
+
+    /// The first case of a new group, minimized as far as the budget
+    /// allows (kept as found when it allows nothing).
+    fn minimized(&mut self, case: &Node, signature: &str, (l, r): (Outcome, Outcome)) -> Minimized {
+        let report = &mut self.report;
+        // What the budget leaves: minimizing may spend `budget` times
+        // the session's oracle runs so far, less what it has spent.
+        let left_to_spend = match self.shrinking.budget {
+            _ if !self.shrinking.minimize => Some(0),
+            Some(budget) => {
+                let allowed = (report.oracle_runs as f64 * budget) as usize;
+                Some(allowed.saturating_sub(report.minimize_runs))
             }
-            if let Some(group) = groups.get_mut(&signature) {
-                group.cases += 1;
-                continue;
+            None => None,
+        };
+        let minimized = if left_to_spend == Some(0) {
+            report.unminimized += 1;
+            Minimized {
+                case: case.clone(),
+                left: l,
+                right: r,
+                runs: 0,
             }
-            let kind = failure_kind(&l, &r);
-            // What the budget leaves: minimizing may spend `budget` times
-            // the session's oracle runs so far, less what it has spent.
-            let left_to_spend = match shrinking.budget {
-                _ if !shrinking.minimize => Some(0),
-                Some(budget) => {
-                    let allowed = (report.oracle_runs as f64 * budget) as usize;
-                    Some(allowed.saturating_sub(report.minimize_runs))
-                }
-                None => None,
-            };
-            let minimized = if left_to_spend == Some(0) {
-                report.unminimized += 1;
-                super::minimize::Minimized {
-                    case: case.clone(),
-                    left: l,
-                    right: r,
-                    runs: 0,
-                }
-            } else {
-                let began = Instant::now();
-                let minimized = minimize(
-                    case,
-                    &signature,
-                    (l, r),
-                    (left, right),
-                    config.max_rounds,
-                    left_to_spend,
-                );
-                report.minimize_time += began.elapsed();
-                minimized
-            };
-            report.minimize_runs += minimized.runs;
-            let pointer = match (&minimized.left, &minimized.right) {
-                (Ok(l), Ok(r)) => first_difference(l, r),
-                _ => None,
-            };
-            let group = DivergenceGroup {
+        } else {
+            let began = Instant::now();
+            let (left, right) = self.sides;
+            let minimized = minimize(
+                case,
                 signature,
-                kind,
-                together: false,
-                cases: 1,
-                first: case.clone(),
-                minimized: minimized.case,
-                left: minimized.left,
-                right: minimized.right,
-                pointer,
-                file: None,
-            };
-            add_group(group, config, &mut groups, &mut order, progress);
-        }
-        report.cases += size;
-        if last_progress.elapsed() >= Duration::from_secs(2) {
-            last_progress = Instant::now();
-            let rate = report.cases as f64 / started.elapsed().as_secs_f64().max(1e-9);
-            let diverged: usize = groups.values().map(|g| g.cases).sum();
+                (l, r),
+                (left, right),
+                self.config.max_rounds,
+                left_to_spend,
+            );
+            report.minimize_time += began.elapsed();
+            minimized
+        };
+        report.minimize_runs += minimized.runs;
+        minimized
+    }
+
+    /// A progress line, at most one every two seconds.
+    fn note_progress(&mut self) {
+        if self.last_progress.elapsed() >= Duration::from_secs(2) {
+            self.last_progress = Instant::now();
+            let report = &self.report;
+            let rate = report.cases as f64 / self.started.elapsed().as_secs_f64().max(1e-9);
+            let diverged: usize = self.groups.values().map(|g| g.cases).sum();
             let _ = writeln!(
-                progress,
+                self.progress,
                 "fuzz: {} cases, {} diverged ({} signatures), {} cases/s",
                 report.cases,
                 diverged,
-                groups.len(),
+                self.groups.len(),
                 super::rate::rate_text(rate)
             );
         }
-        ControlFlow::Continue(())
-    };
-    pool::ordered(config.jobs, batches, run_batch, merge);
-    if let Some(message) = source_failed {
-        return Err(message);
     }
-    report.groups = order
-        .into_iter()
-        .filter_map(|s| groups.remove(&s))
-        .collect();
-    report.known = known;
-    report.known_by_op = known_by_op;
-    report.elapsed = started.elapsed();
-    Ok(report)
+
+    /// The session's report, or the source's failure.
+    fn into_report(self) -> Result<FuzzReport, String> {
+        if let Some(message) = self.source_failed {
+            return Err(message);
+        }
+        let mut report = self.report;
+        let mut groups = self.groups;
+        report.groups = self
+            .order
+            .into_iter()
+            .filter_map(|s| groups.remove(&s))
+            .collect();
+        report.known = self.known;
+        report.known_by_op = self.known_by_op;
+        report.elapsed = self.started.elapsed();
+        Ok(report)
+    }
 }
 
 /// Records a new group (or counts another range into a known one),

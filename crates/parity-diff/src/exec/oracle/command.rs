@@ -8,19 +8,18 @@
 
 use std::fs::File;
 use std::io::{self, Read, Write};
-use std::os::unix::process::{CommandExt, ExitStatusExt};
-use std::process::{Command, Stdio};
-use std::sync::mpsc;
+use std::os::unix::process::CommandExt;
+use std::process::{Child, ChildStderr, ChildStdout, Command, Stdio};
+use std::sync::{mpsc, Arc};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use super::failure::{FailureKind, OracleFailure};
-use super::groups::{self, SpawnError};
+use super::groups::{self, Group, SpawnError};
 use super::leaks::{self, Leak};
 use super::options::OracleOptions;
-use super::results;
-use super::spooled::{check_file, Captured, Counted};
-use crate::base::size::format_size;
+use super::outcome::{Ended, Stop, Unread};
+use super::spooled::{Captured, Counted};
 
 /// How much of an oracle's stderr a report keeps: the end of it.
 pub(super) const STDERR_KEPT: usize = 16 * 1024;
@@ -46,17 +45,6 @@ pub enum Input<'a> {
     Bytes(&'a [u8]),
     /// A file, read by the oracle itself.
     File(File),
-}
-
-/// Why stdout was not read to its end.
-#[derive(Debug, PartialEq, Eq)]
-enum Unread {
-    /// It passed the cap.
-    TooLarge,
-    /// Memory for it could not be had.
-    NoMemory(usize),
-    /// The file it goes to could not be written.
-    Spool(String),
 }
 
 /// Reads a stream to its end, or until it passes `cap` bytes; then the
@@ -142,13 +130,6 @@ fn read_tail(mut source: impl Read) -> Vec<u8> {
     kept
 }
 
-/// Why the oracle was stopped.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Stop {
-    Timeout,
-    TooLarge,
-}
-
 /// Where a run stands.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Phase {
@@ -218,8 +199,9 @@ pub(super) fn run_command(
 /// Runs a command with `input` on its stdin, its stdout kept in memory,
 /// or written to `spool` when given; returns it and how many elements it
 /// has (and how many of them are not JSON), checked to be an array whose
-/// elements can be told apart, as [`results::read_results`] reads it;
-/// and the processes it left holding its output, stopped ([`Leak`]).
+/// elements can be told apart, as
+/// [`results::read_results`](super::results::read_results) reads it; and
+/// the processes it left holding its output, stopped ([`Leak`]).
 pub(super) fn run_command_with(
     command: &str,
     input: Input<'_>,
@@ -232,10 +214,10 @@ pub(super) fn run_command_with(
 }
 
 /// Where an output is spooled, and whether it is read through
-/// ([`check_file`]) once the oracle is done; unchecked, its counts are
-/// the caller's to learn ([`check_file`] again). A watch may hold bytes
-/// back from the spool, so only an unchecked spool has one: its caller
-/// has the watch write them before the spool is read.
+/// ([`check_file`](super::spooled::check_file)) once the oracle is done;
+/// unchecked, its counts are the caller's to learn (`check_file` again).
+/// A watch may hold bytes back from the spool, so only an unchecked spool
+/// has one: its caller has the watch write them before the spool is read.
 pub(super) struct Spool {
     pub file: File,
     pub check: bool,
@@ -264,6 +246,33 @@ fn run_watched(
             .is_none_or(|spool| !spool.check || spool.watch.is_none()),
         "a watched spool may lack what its watch held back"
     );
+    let (mut spawn, bytes) = shell_command(command, input);
+    let (mut child, group) =
+        groups::spawn(&mut spawn, options.kill_grace).map_err(spawn_failure)?;
+    let inodes = pipe_inodes(&child);
+    group.set_pipes(inodes.clone());
+    let received = start_threads(&mut child, bytes, spool, options.max_output, &group);
+    let watched = watch(&received, &group, &inodes, holders, options);
+    // A leader that has not exited even after SIGKILL stays registered
+    // (and unreaped), which is harmless.
+    let status = if watched.exited {
+        groups::release(&group, &mut child)
+    } else {
+        None
+    };
+    Ended {
+        stop: watched.stop,
+        exited: watched.exited,
+        status,
+        stdout: watched.stdout,
+        stderr: watched.stderr,
+    }
+    .result(check, options)
+}
+
+/// `sh -c command`, to be the leader of a process group of its own, and
+/// the bytes to write to its stdin, if it reads no file.
+fn shell_command<'a>(command: &str, input: Input<'a>) -> (Command, Option<&'a [u8]>) {
     let mut spawn = Command::new("sh");
     spawn.arg("-c").arg(command);
     let (stdin, bytes) = match input {
@@ -275,26 +284,40 @@ fn run_watched(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0);
-    let (mut child, group) = groups::spawn(&mut spawn, options.kill_grace).map_err(|error| {
-        OracleFailure::new(
-            FailureKind::Crash,
-            match error {
-                SpawnError::Stopping => {
-                    "parity-diff is stopping; the oracle was not started".into()
-                }
-                SpawnError::Io(error) => format!("cannot start the oracle command: {error}"),
-            },
-        )
-    })?;
-    // The pipes' inodes, by which whatever holds them is found.
-    let inodes: Vec<u64> = [
+    (spawn, bytes)
+}
+
+fn spawn_failure(error: SpawnError) -> OracleFailure {
+    OracleFailure::new(
+        FailureKind::Crash,
+        match error {
+            SpawnError::Stopping => "parity-diff is stopping; the oracle was not started".into(),
+            SpawnError::Io(error) => format!("cannot start the oracle command: {error}"),
+        },
+    )
+}
+
+/// The inodes of a child's output pipes, by which whatever holds them is
+/// found.
+fn pipe_inodes(child: &Child) -> Vec<u64> {
+    [
         child.stdout.as_ref().and_then(leaks::pipe_inode),
         child.stderr.as_ref().and_then(leaks::pipe_inode),
     ]
     .into_iter()
     .flatten()
-    .collect();
-    group.set_pipes(inodes.clone());
+    .collect()
+}
+
+/// Starts the threads that feed the child its input, read its stdout and
+/// its stderr, and wait for its exit; what they see comes as events.
+fn start_threads(
+    child: &mut Child,
+    bytes: Option<&[u8]>,
+    spool: Option<Spool>,
+    cap: u64,
+    group: &Arc<Group>,
+) -> mpsc::Receiver<Event> {
     let (events, received) = mpsc::channel();
     if let (Some(mut stdin), Some(input)) = (child.stdin.take(), bytes) {
         let input = input.to_vec();
@@ -305,235 +328,166 @@ fn run_watched(
     }
     // Each stream counts as closed once its reader is done, whether or not
     // its pipe was there.
-    {
-        let (events, group) = (events.clone(), group.clone());
-        let stdout = child.stdout.take();
-        let cap = options.max_output;
-        thread::spawn(move || {
-            let read = match (stdout, spool) {
-                (None, None) => Ok(Captured::Memory(Vec::new())),
-                (None, Some(spool)) => Ok(Captured::File(spool.file)),
-                (Some(stdout), None) => read_capped(stdout, cap).map(Captured::Memory),
-                (Some(stdout), Some(spool)) => {
-                    copy_capped(stdout, spool.file, cap, spool.watch).map(Captured::File)
-                }
-            };
-            group.stream_closed();
-            events.send(Event::Stdout(read))
-        });
-    }
-    {
-        let (events, group) = (events.clone(), group.clone());
-        let stderr = child.stderr.take();
-        thread::spawn(move || {
-            let tail = stderr.map(read_tail).unwrap_or_default();
-            group.stream_closed();
-            events.send(Event::Stderr(tail))
-        });
-    }
-    {
-        let group = group.clone();
-        thread::spawn(move || {
-            groups::wait_exit(&group);
-            events.send(Event::Exited)
-        });
-    }
+    read_stdout(
+        child.stdout.take(),
+        spool,
+        cap,
+        group.clone(),
+        events.clone(),
+    );
+    read_stderr(child.stderr.take(), group.clone(), events.clone());
+    let group = group.clone();
+    thread::spawn(move || {
+        groups::wait_exit(&group);
+        events.send(Event::Exited)
+    });
+    received
+}
 
-    let mut phase = Phase::Running;
-    let mut stop = None;
-    let mut deadline = groups::after(options.timeout);
-    let (mut exited, mut stdout, mut stderr) = (false, None, None);
+/// Reads stdout on a thread of its own, into memory or to the spool.
+fn read_stdout(
+    stdout: Option<ChildStdout>,
+    spool: Option<Spool>,
+    cap: u64,
+    group: Arc<Group>,
+    events: mpsc::Sender<Event>,
+) {
+    thread::spawn(move || {
+        let read = match (stdout, spool) {
+            (None, None) => Ok(Captured::Memory(Vec::new())),
+            (None, Some(spool)) => Ok(Captured::File(spool.file)),
+            (Some(stdout), None) => read_capped(stdout, cap).map(Captured::Memory),
+            (Some(stdout), Some(spool)) => {
+                copy_capped(stdout, spool.file, cap, spool.watch).map(Captured::File)
+            }
+        };
+        group.stream_closed();
+        events.send(Event::Stdout(read))
+    });
+}
+
+/// Reads the end of stderr on a thread of its own.
+fn read_stderr(stderr: Option<ChildStderr>, group: Arc<Group>, events: mpsc::Sender<Event>) {
+    thread::spawn(move || {
+        let tail = stderr.map(read_tail).unwrap_or_default();
+        group.stream_closed();
+        events.send(Event::Stderr(tail))
+    });
+}
+
+/// What has been seen of a running oracle, and what is awaited next.
+struct Watched {
+    phase: Phase,
+    stop: Option<Stop>,
+    deadline: Instant,
+    exited: bool,
+    stdout: Option<Result<Captured, Unread>>,
+    stderr: Option<Vec<u8>>,
+}
+
+/// Waits on the oracle's events until it is done, its deadlines stopping
+/// it as they pass, or until nothing more can be waited for.
+fn watch(
+    received: &mpsc::Receiver<Event>,
+    group: &Group,
+    inodes: &[u64],
+    holders: &mut Holders,
+    options: OracleOptions,
+) -> Watched {
+    let mut watched = Watched {
+        phase: Phase::Running,
+        stop: None,
+        deadline: groups::after(options.timeout),
+        exited: false,
+        stdout: None,
+        stderr: None,
+    };
     loop {
-        if exited && stdout.is_some() && stderr.is_some() {
-            if phase == Phase::Terminating {
+        if watched.exited && watched.stdout.is_some() && watched.stderr.is_some() {
+            if watched.phase == Phase::Terminating {
                 // Done within the grace: whatever left the group's
                 // output (a daemon) goes now.
-                groups::kill(&group);
+                groups::kill(group);
             }
-            break;
+            return watched;
         }
-        let left = deadline.saturating_duration_since(Instant::now());
+        let left = watched.deadline.saturating_duration_since(Instant::now());
         match received.recv_timeout(left) {
-            Ok(Event::Exited) => {
-                exited = true;
-                if phase == Phase::Running {
+            Ok(event) => watched.seen(event, group, options.kill_grace),
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                if watched.deadline_passed(group, inodes, holders, options.kill_grace) {
+                    return watched;
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => return watched,
+        }
+    }
+}
+
+impl Watched {
+    fn seen(&mut self, event: Event, group: &Group, grace: Duration) {
+        match event {
+            Event::Exited => {
+                self.exited = true;
+                if self.phase == Phase::Running {
                     // The oracle is done, and no timeout applies now:
                     // whatever still holds its output has the grace to
                     // let go (see `oracle/leaks.rs`).
-                    phase = Phase::Draining;
-                    deadline = groups::after(options.kill_grace);
+                    self.phase = Phase::Draining;
+                    self.deadline = groups::after(grace);
                 }
             }
-            Ok(Event::Stdout(read)) => {
-                let running = matches!(phase, Phase::Running | Phase::Draining);
+            Event::Stdout(read) => {
+                let running = matches!(self.phase, Phase::Running | Phase::Draining);
                 if matches!(read, Err(Unread::TooLarge)) && running {
-                    stop = Some(Stop::TooLarge);
-                    groups::terminate(&group);
-                    phase = Phase::Terminating;
-                    deadline = groups::after(options.kill_grace);
+                    self.stop = Some(Stop::TooLarge);
+                    groups::terminate(group);
+                    self.phase = Phase::Terminating;
+                    self.deadline = groups::after(grace);
                 }
-                stdout = Some(read);
+                self.stdout = Some(read);
             }
-            Ok(Event::Stderr(tail)) => stderr = Some(tail),
-            Err(mpsc::RecvTimeoutError::Timeout) => match phase {
-                Phase::Running => {
-                    stop = Some(Stop::Timeout);
-                    groups::terminate(&group);
-                    holders.signal(&inodes, libc::SIGTERM, Some(group.pid()));
-                    phase = Phase::Terminating;
-                    deadline = groups::after(options.kill_grace);
-                }
-                Phase::Draining => {
-                    holders.signal(&inodes, libc::SIGTERM, None);
-                    phase = Phase::HoldersTerminated;
-                    deadline = groups::after(options.kill_grace);
-                }
-                Phase::HoldersTerminated => {
-                    holders.killed |= holders.signal(&inodes, libc::SIGKILL, None);
-                    phase = Phase::Killed;
-                    deadline = Instant::now() + PIPE_WAIT;
-                }
-                Phase::Terminating => {
-                    groups::kill(&group);
-                    holders.killed |= holders.signal(&inodes, libc::SIGKILL, Some(group.pid()));
-                    phase = Phase::Killed;
-                    deadline = Instant::now() + PIPE_WAIT;
-                }
-                // Something we could not stop still holds a pipe; give up on it.
-                Phase::Killed => break,
-            },
-            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            Event::Stderr(tail) => self.stderr = Some(tail),
         }
     }
-    // A leader that has not exited even after SIGKILL stays registered
-    // (and unreaped), which is harmless.
-    let status = if exited {
-        groups::release(&group, &mut child)
-    } else {
-        None
-    };
-    let stderr_text = stderr.map(|bytes| String::from_utf8_lossy(&bytes).into_owned());
-    let fail = |kind: FailureKind, message: String| OracleFailure {
-        kind,
-        message,
-        stderr: stderr_text.clone(),
-        stdout: None,
-    };
-    // What went wrong first decides the kind: a stop, then the exit,
-    // then what was printed.
-    match stop {
-        Some(Stop::Timeout) => {
-            return Err(fail(
-                FailureKind::Timeout,
-                format!(
-                    "the oracle did not finish within {} s and was killed",
-                    options.timeout.as_secs_f64()
-                ),
-            ))
-        }
-        Some(Stop::TooLarge) => {
-            return Err(fail(
-                FailureKind::InvalidOutput,
-                format!(
-                    "the oracle printed more than {} on stdout and was stopped \
-                     (--max-output sets the limit)",
-                    format_size(options.max_output)
-                ),
-            ))
-        }
-        None => {}
-    }
-    match status {
-        Some(Ok(status)) if status.success() => {}
-        Some(Ok(status)) => {
-            return Err(fail(
-                FailureKind::Crash,
-                match (status.code(), status.signal()) {
-                    (Some(code), _) => format!("the oracle exited with status {code}"),
-                    (None, Some(signal)) => format!("the oracle was killed by signal {signal}"),
-                    _ => format!("the oracle failed: {status}"),
-                },
-            ))
-        }
-        Some(Err(error)) => {
-            return Err(fail(
-                FailureKind::Crash,
-                format!("cannot wait for the oracle: {error}"),
-            ))
-        }
-        None if exited => {
-            return Err(fail(
-                FailureKind::Crash,
-                "parity-diff is stopping; the oracle was stopped".into(),
-            ))
-        }
-        None => {
-            return Err(fail(
-                FailureKind::Crash,
-                "the oracle's exit was never seen".into(),
-            ))
-        }
-    }
-    let stdout = match stdout {
-        Some(Ok(stdout)) => stdout,
-        Some(Err(Unread::NoMemory(size))) => {
-            return Err(fail(
-                FailureKind::InvalidOutput,
-                format!(
-                    "cannot hold the oracle's output: no memory for {}",
-                    format_size(size as u64)
-                ),
-            ))
-        }
-        Some(Err(Unread::Spool(error))) => {
-            return Err(fail(
-                FailureKind::Crash,
-                format!("cannot spool the oracle's output to a temporary file: {error}"),
-            ))
-        }
-        // Seen and stopped above.
-        Some(Err(Unread::TooLarge)) => Captured::Memory(Vec::new()),
-        None => {
-            return Err(fail(
-                FailureKind::Crash,
-                "the oracle exited, but its output stayed open: held by processes \
-                 that could not be found or stopped"
-                    .into(),
-            ))
-        }
-    };
-    match stdout {
-        // Read as every caller reads it, so that an output whose elements
-        // can be told apart reaches the caller, who judges each one.
-        Captured::Memory(stdout) => match results::read_results(&stdout) {
-            Ok(elements) => {
-                let counted = Counted {
-                    elements: elements.len(),
-                    invalid: elements.iter().filter(|element| element.is_err()).count(),
-                    // Judged by whoever reads the output again.
-                    framing: None,
-                };
-                Ok((Captured::Memory(stdout), counted))
+
+    /// Takes the next step of a stop at its deadline; returns whether to
+    /// give up waiting.
+    fn deadline_passed(
+        &mut self,
+        group: &Group,
+        inodes: &[u64],
+        holders: &mut Holders,
+        grace: Duration,
+    ) -> bool {
+        match self.phase {
+            Phase::Running => {
+                self.stop = Some(Stop::Timeout);
+                groups::terminate(group);
+                holders.signal(inodes, libc::SIGTERM, Some(group.pid()));
+                self.phase = Phase::Terminating;
+                self.deadline = groups::after(grace);
             }
-            Err(failure) => {
-                let failure = fail(failure.kind, failure.message);
-                Err(results::with_stdout_head(
-                    failure,
-                    &stdout,
-                    stdout.len() as u64,
-                ))
+            Phase::Draining => {
+                holders.signal(inodes, libc::SIGTERM, None);
+                self.phase = Phase::HoldersTerminated;
+                self.deadline = groups::after(grace);
             }
-        },
-        Captured::File(file) if !check => Ok((Captured::File(file), Counted::UNCHECKED)),
-        Captured::File(file) => {
-            match check_file(file).map_err(|error| fail(FailureKind::Crash, error))? {
-                Ok((counted, file)) => Ok((file, counted)),
-                Err((failure, head, len)) => {
-                    let failure = fail(failure.kind, failure.message);
-                    Err(results::with_stdout_head(failure, &head, len))
-                }
+            Phase::HoldersTerminated => {
+                holders.killed |= holders.signal(inodes, libc::SIGKILL, None);
+                self.phase = Phase::Killed;
+                self.deadline = Instant::now() + PIPE_WAIT;
             }
+            Phase::Terminating => {
+                groups::kill(group);
+                holders.killed |= holders.signal(inodes, libc::SIGKILL, Some(group.pid()));
+                self.phase = Phase::Killed;
+                self.deadline = Instant::now() + PIPE_WAIT;
+            }
+            // Something we could not stop still holds a pipe; give up on it.
+            Phase::Killed => return true,
         }
+        false
     }
 }
 
