@@ -135,58 +135,7 @@ pub fn lines(record: &CaseRecord, diff_lines: usize) -> Vec<Line> {
         return out;
     }
     match record.verdict {
-        VerdictKind::Different => {
-            for path in &record.paths {
-                out.push(Line::new(
-                    LineKind::Text,
-                    format!("at {}", outside::text(&pointer::display(&path.pointer))),
-                ));
-                out.push(Line::new(
-                    LineKind::Golden,
-                    format!("  golden: {}", value_text(path.golden_json())),
-                ));
-                out.push(Line::new(
-                    LineKind::Actual,
-                    format!("  actual: {}", value_text(path.actual_json())),
-                ));
-                first_difference_lines(path, &mut out);
-            }
-            let more = record.total_paths.saturating_sub(record.paths.len());
-            if more > 0 {
-                out.push(Line::new(
-                    LineKind::Note,
-                    format!(
-                        "… and {more} more differing {}",
-                        if more == 1 { "path" } else { "paths" }
-                    ),
-                ));
-            }
-            if let Some(note) = &record.note {
-                out.push(Line::new(LineKind::Note, outside::text(note)));
-            }
-            let simple = record.total_paths == 1
-                && record
-                    .paths
-                    .first()
-                    .is_some_and(|p| is_scalar(p.golden.as_ref()) && is_scalar(p.actual.as_ref()));
-            if let (false, Some(golden), Some(actual)) = (simple, &record.golden, &record.actual) {
-                let mut diff = textdiff::unified(&pretty(golden), &pretty(actual));
-                for line in &mut diff {
-                    if let Cow::Owned(neutral) = outside::json(&line.text) {
-                        line.text = neutral;
-                    }
-                }
-                if diff.len() > diff_lines {
-                    let left_out = diff.len() - diff_lines;
-                    diff.truncate(diff_lines);
-                    diff.push(Line::new(
-                        LineKind::Note,
-                        format!("… {left_out} more diff lines not shown"),
-                    ));
-                }
-                out.extend(diff);
-            }
-        }
+        VerdictKind::Different => different_lines(record, diff_lines, &mut out),
         VerdictKind::SameValue => {
             for reason in &record.reasons {
                 out.push(Line::new(LineKind::Text, outside::text(&reason.text)));
@@ -211,45 +160,113 @@ pub fn lines(record: &CaseRecord, diff_lines: usize) -> Vec<Line> {
             ));
         }
         VerdictKind::Crash | VerdictKind::InvalidOutput | VerdictKind::Timeout => {
-            match record.stderr.as_deref().map(str::trim_end) {
-                Some("") => out.push(Line::new(
-                    LineKind::Note,
-                    "(the oracle wrote nothing on stderr)",
-                )),
-                Some(text) => {
-                    out.push(Line::new(
-                        LineKind::Text,
-                        "stderr (the oracle on this case alone):",
-                    ));
-                    for line in outside::lines(text) {
-                        out.push(Line::new(LineKind::Note, format!("| {line}")));
-                    }
-                }
-                None => {}
-            }
+            stderr_lines(record.stderr.as_deref(), &mut out)
         }
-        VerdictKind::Nondeterministic => {
-            // The first run's result, the golden's, and where another
-            // run differed (the note).
-            if let Some(actual) = record.actual.as_deref() {
-                out.push(Line::new(
-                    LineKind::Actual,
-                    format!("run 1: {}", outside::json_line(&cut(actual))),
-                ));
-            }
-            if let Some(golden) = record.golden.as_deref() {
-                out.push(Line::new(
-                    LineKind::Golden,
-                    format!("golden: {}", outside::json_line(&cut(golden))),
-                ));
-            }
-            if let Some(note) = &record.note {
-                out.push(Line::new(LineKind::Actual, outside::text(note)));
-            }
-        }
+        VerdictKind::Nondeterministic => nondeterministic_lines(record, &mut out),
         VerdictKind::Identical => {}
     }
     out
+}
+
+/// A divergence's lines: each differing path with both values, what was
+/// left out, and a diff of the elements unless one scalar differs.
+fn different_lines(record: &CaseRecord, diff_lines: usize, out: &mut Vec<Line>) {
+    for path in &record.paths {
+        out.push(Line::new(
+            LineKind::Text,
+            format!("at {}", outside::text(&pointer::display(&path.pointer))),
+        ));
+        out.push(Line::new(
+            LineKind::Golden,
+            format!("  golden: {}", value_text(path.golden_json())),
+        ));
+        out.push(Line::new(
+            LineKind::Actual,
+            format!("  actual: {}", value_text(path.actual_json())),
+        ));
+        first_difference_lines(path, out);
+    }
+    let more = record.total_paths.saturating_sub(record.paths.len());
+    if more > 0 {
+        out.push(Line::new(
+            LineKind::Note,
+            format!(
+                "… and {more} more differing {}",
+                if more == 1 { "path" } else { "paths" }
+            ),
+        ));
+    }
+    if let Some(note) = &record.note {
+        out.push(Line::new(LineKind::Note, outside::text(note)));
+    }
+    let simple = record.total_paths == 1
+        && record
+            .paths
+            .first()
+            .is_some_and(|p| is_scalar(p.golden.as_ref()) && is_scalar(p.actual.as_ref()));
+    if let (false, Some(golden), Some(actual)) = (simple, &record.golden, &record.actual) {
+        out.extend(element_diff(golden, actual, diff_lines));
+    }
+}
+
+/// A unified diff of two elements pretty-printed, neutral, cut to
+/// `diff_lines` lines and a note.
+fn element_diff(golden: &str, actual: &str, diff_lines: usize) -> Vec<Line> {
+    let mut diff = textdiff::unified(&pretty(golden), &pretty(actual));
+    for line in &mut diff {
+        if let Cow::Owned(neutral) = outside::json(&line.text) {
+            line.text = neutral;
+        }
+    }
+    if diff.len() > diff_lines {
+        let left_out = diff.len() - diff_lines;
+        diff.truncate(diff_lines);
+        diff.push(Line::new(
+            LineKind::Note,
+            format!("… {left_out} more diff lines not shown"),
+        ));
+    }
+    diff
+}
+
+/// What the oracle wrote on stderr when it failed on the case alone.
+fn stderr_lines(stderr: Option<&str>, out: &mut Vec<Line>) {
+    match stderr.map(str::trim_end) {
+        Some("") => out.push(Line::new(
+            LineKind::Note,
+            "(the oracle wrote nothing on stderr)",
+        )),
+        Some(text) => {
+            out.push(Line::new(
+                LineKind::Text,
+                "stderr (the oracle on this case alone):",
+            ));
+            for line in outside::lines(text) {
+                out.push(Line::new(LineKind::Note, format!("| {line}")));
+            }
+        }
+        None => {}
+    }
+}
+
+/// The first run's result, the golden's, and where another run differed
+/// (the note).
+fn nondeterministic_lines(record: &CaseRecord, out: &mut Vec<Line>) {
+    if let Some(actual) = record.actual.as_deref() {
+        out.push(Line::new(
+            LineKind::Actual,
+            format!("run 1: {}", outside::json_line(&cut(actual))),
+        ));
+    }
+    if let Some(golden) = record.golden.as_deref() {
+        out.push(Line::new(
+            LineKind::Golden,
+            format!("golden: {}", outside::json_line(&cut(golden))),
+        ));
+    }
+    if let Some(note) = &record.note {
+        out.push(Line::new(LineKind::Actual, outside::text(note)));
+    }
 }
 
 /// The detail lines as plain text, one line each.

@@ -29,6 +29,7 @@ use std::io::{self, Write};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
+use super::groups::Group;
 use super::human::cases;
 use super::markdown::{ordered_groups, text::Document, uniform_ops, Markdown};
 use super::{
@@ -96,159 +97,208 @@ struct Left {
     rules: usize,
 }
 
+impl Left {
+    /// The notice saying what is left unannotated, if anything is.
+    fn notice(&self) -> Option<String> {
+        let mut more = Vec::new();
+        if self.groups > 0 {
+            let noun = if self.groups == 1 { "group" } else { "groups" };
+            more.push(format!(
+                "{} more failure {noun} ({})",
+                self.groups,
+                cases(self.cases, "case")
+            ));
+        }
+        if self.problems > 0 {
+            more.push(format!("{} more", cases(self.problems, "file problem")));
+        }
+        if self.orphans > 0 {
+            let noun = if self.orphans == 1 {
+                "entry"
+            } else {
+                "entries"
+            };
+            more.push(format!("{} more orphaned ledger {noun}", self.orphans));
+        }
+        if self.rules > 0 {
+            let noun = if self.rules == 1 { "rule" } else { "rules" };
+            more.push(format!(
+                "{} more stale or orphaned ledger {noun}",
+                self.rules
+            ));
+        }
+        (!more.is_empty()).then(|| {
+            format!(
+                "::notice title=parity-diff::{}",
+                escape_data(&format!(
+                    "{} not annotated: GitHub shows {MAX_ANNOTATIONS} annotations per step; \
+                     the report lists them",
+                    join(&more)
+                ))
+            )
+        })
+    }
+}
+
+/// The annotations made so far, and what found no room among them.
+#[derive(Debug, Default)]
+struct Annotating {
+    out: Vec<String>,
+    left: Left,
+}
+
+impl Annotating {
+    fn room(&self) -> bool {
+        self.out.len() < MAX_ANNOTATIONS
+    }
+
+    /// The files that could not be compared.
+    fn input_errors(&mut self, errors: &[&(FileInfo, Problem)]) {
+        for (file, problem) in errors {
+            if !self.room() {
+                self.left.problems += 1;
+                continue;
+            }
+            if let Problem::Error { message, .. } = problem {
+                self.out.push(command(
+                    "error",
+                    place(file),
+                    None,
+                    "could not be compared",
+                    message,
+                ));
+            }
+        }
+    }
+
+    /// One annotation per failure group, at its first case, in the order
+    /// of the Markdown report.
+    fn failure_groups(&mut self, aggregates: &mut Aggregates, seen: &Markdown) -> io::Result<()> {
+        let uniform = uniform_ops(aggregates);
+        for (key, _) in ordered_groups(aggregates, &uniform) {
+            if !self.room() {
+                self.left.groups += 1;
+                self.left.cases += aggregates.groups.count(key);
+                continue;
+            }
+            let group = aggregates.groups.load(key)?;
+            self.out.push(group_annotation(&group, seen));
+        }
+        Ok(())
+    }
+
+    /// Missing and orphaned goldens, and framing that fails.
+    fn other_problems(&mut self, others: &[&(FileInfo, Problem)]) {
+        for (file, problem) in others {
+            if !self.room() {
+                self.left.problems += 1;
+                continue;
+            }
+            match problem {
+                Problem::MissingGolden { golden } => self.out.push(command(
+                    "error",
+                    place(file),
+                    None,
+                    "missing golden",
+                    &format!("no golden at {}", golden),
+                )),
+                Problem::OrphanGolden { golden } => {
+                    let golden = golden.clone();
+                    self.out.push(command(
+                        "error",
+                        Some(&golden),
+                        None,
+                        "orphaned golden",
+                        "a golden without a case file",
+                    ));
+                }
+                Problem::Framing { found, state, .. } if !state.passes() => {
+                    self.out
+                        .push(command("error", place(file), None, "framing", found))
+                }
+                Problem::Error { .. } | Problem::Framing { .. } => {}
+            }
+        }
+    }
+
+    /// Orphaned ledger entries, then stale or orphaned ledger rules, all
+    /// pointing at the ledger.
+    fn ledger_findings(&mut self, aggregates: &Aggregates) {
+        let ledger = aggregates
+            .run
+            .ledger
+            .as_ref()
+            .map(|ledger| ledger.path.clone());
+        for entry in &aggregates.orphaned {
+            if !self.room() {
+                self.left.orphans += 1;
+                continue;
+            }
+            self.out.push(command(
+                "error",
+                ledger.as_deref(),
+                None,
+                "orphaned ledger entry",
+                &format!(
+                    "{} (op {}): no such case; `parity-diff accept --prune` removes the entry",
+                    entry.id,
+                    op_display(entry.op.as_deref())
+                ),
+            ));
+        }
+        for finding in &aggregates.rules {
+            if !self.room() {
+                self.left.rules += 1;
+                continue;
+            }
+            self.out.push(command(
+                "error",
+                ledger.as_deref(),
+                None,
+                &format!("{} ledger rule", finding.problem.name()),
+                &finding.describe(),
+            ));
+        }
+    }
+}
+
+/// A failure group's annotation: its signature and size, at its first
+/// case when the group kept one.
+fn group_annotation(group: &Group, seen: &Markdown) -> String {
+    let first = group.shown().first();
+    let title = match group.signature.op.as_deref() {
+        None => NO_OP.to_owned(),
+        op => op_display(op),
+    };
+    let mut message = format!("{} — {}", group.signature.text, cases(group.count, "case"));
+    let (file, line) = match &first {
+        Some(record) => {
+            message.push_str(&format!(", the first {}: {}", record.label, record.summary));
+            (seen.path_of(&record.file), record.line)
+        }
+        None => (None, None),
+    };
+    command("error", file, line, &title, &message)
+}
+
 /// The annotations of a report: at most [`MAX_ANNOTATIONS`] errors, then
 /// a notice when there is more. Input errors come first (nothing of their
 /// file was compared), then the failure groups in report order, then
 /// missing and orphaned goldens, orphaned ledger entries and stale or
 /// orphaned ledger rules.
 pub fn annotations(aggregates: &mut Aggregates, seen: &Markdown) -> io::Result<Vec<String>> {
-    let mut out = Vec::new();
-    let mut left = Left::default();
-    let room = |out: &Vec<String>| out.len() < MAX_ANNOTATIONS;
+    let mut annotating = Annotating::default();
     let (problems, more_problems) = seen.problems();
     let (errors, others): (Vec<_>, Vec<_>) = problems
         .iter()
         .partition(|(_, problem)| matches!(problem, Problem::Error { .. }));
-    for (file, problem) in errors {
-        if !room(&out) {
-            left.problems += 1;
-            continue;
-        }
-        if let Problem::Error { message, .. } = problem {
-            out.push(command(
-                "error",
-                place(file),
-                None,
-                "could not be compared",
-                message,
-            ));
-        }
-    }
-    let uniform = uniform_ops(aggregates);
-    for (key, _) in ordered_groups(aggregates, &uniform) {
-        if !room(&out) {
-            left.groups += 1;
-            left.cases += aggregates.groups.count(key);
-            continue;
-        }
-        let group = aggregates.groups.load(key)?;
-        let first = group.shown().first();
-        let title = match group.signature.op.as_deref() {
-            None => NO_OP.to_owned(),
-            op => op_display(op),
-        };
-        let mut message = format!("{} — {}", group.signature.text, cases(group.count, "case"));
-        let (file, line) = match &first {
-            Some(record) => {
-                message.push_str(&format!(", the first {}: {}", record.label, record.summary));
-                (seen.path_of(&record.file), record.line)
-            }
-            None => (None, None),
-        };
-        out.push(command("error", file, line, &title, &message));
-    }
-    for (file, problem) in others {
-        if !room(&out) {
-            left.problems += 1;
-            continue;
-        }
-        match problem {
-            Problem::MissingGolden { golden } => out.push(command(
-                "error",
-                place(file),
-                None,
-                "missing golden",
-                &format!("no golden at {}", golden),
-            )),
-            Problem::OrphanGolden { golden } => {
-                let golden = golden.clone();
-                out.push(command(
-                    "error",
-                    Some(&golden),
-                    None,
-                    "orphaned golden",
-                    "a golden without a case file",
-                ));
-            }
-            Problem::Framing { found, state, .. } if !state.passes() => {
-                out.push(command("error", place(file), None, "framing", found))
-            }
-            Problem::Error { .. } | Problem::Framing { .. } => {}
-        }
-    }
-    left.problems += more_problems;
-    let ledger = aggregates
-        .run
-        .ledger
-        .as_ref()
-        .map(|ledger| ledger.path.clone());
-    for entry in &aggregates.orphaned {
-        if !room(&out) {
-            left.orphans += 1;
-            continue;
-        }
-        out.push(command(
-            "error",
-            ledger.as_deref(),
-            None,
-            "orphaned ledger entry",
-            &format!(
-                "{} (op {}): no such case; `parity-diff accept --prune` removes the entry",
-                entry.id,
-                op_display(entry.op.as_deref())
-            ),
-        ));
-    }
-    for finding in &aggregates.rules {
-        if !room(&out) {
-            left.rules += 1;
-            continue;
-        }
-        out.push(command(
-            "error",
-            ledger.as_deref(),
-            None,
-            &format!("{} ledger rule", finding.problem.name()),
-            &finding.describe(),
-        ));
-    }
-    let mut more = Vec::new();
-    if left.groups > 0 {
-        let noun = if left.groups == 1 { "group" } else { "groups" };
-        more.push(format!(
-            "{} more failure {noun} ({})",
-            left.groups,
-            cases(left.cases, "case")
-        ));
-    }
-    if left.problems > 0 {
-        more.push(format!("{} more", cases(left.problems, "file problem")));
-    }
-    if left.orphans > 0 {
-        let noun = if left.orphans == 1 {
-            "entry"
-        } else {
-            "entries"
-        };
-        more.push(format!("{} more orphaned ledger {noun}", left.orphans));
-    }
-    if left.rules > 0 {
-        let noun = if left.rules == 1 { "rule" } else { "rules" };
-        more.push(format!(
-            "{} more stale or orphaned ledger {noun}",
-            left.rules
-        ));
-    }
-    if !more.is_empty() {
-        out.push(format!(
-            "::notice title=parity-diff::{}",
-            escape_data(&format!(
-                "{} not annotated: GitHub shows {MAX_ANNOTATIONS} annotations per step; \
-                 the report lists them",
-                join(&more)
-            ))
-        ));
-    }
+    annotating.input_errors(&errors);
+    annotating.failure_groups(aggregates, seen)?;
+    annotating.other_problems(&others);
+    annotating.left.problems += more_problems;
+    annotating.ledger_findings(aggregates);
+    let Annotating { mut out, left } = annotating;
+    out.extend(left.notice());
     Ok(out)
 }
 

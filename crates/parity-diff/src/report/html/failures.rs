@@ -8,7 +8,7 @@ use std::io;
 use super::case::{self, brief_row, BRIEF_HEAD};
 use super::parts::{plural, words, Page};
 use super::{esc, Brief, GroupSeen, Html, SIZE_LIMIT};
-use crate::report::groups::{Group, GroupKey};
+use crate::report::groups::{Group, GroupKey, Groups};
 use crate::report::human::cases;
 use crate::report::{Aggregates, NO_OP};
 
@@ -38,7 +38,33 @@ pub(super) fn failures(
     uniform: &[(String, usize, String)],
     reserve: usize,
 ) -> io::Result<Vec<String>> {
-    let keys: Vec<GroupKey> = aggregates
+    let keys = failing_groups(aggregates, uniform);
+    if keys.is_empty() {
+        return Ok(Vec::new());
+    }
+    let groups = &mut aggregates.groups;
+    let threw: usize = uniform.iter().map(|(_, count, _)| count).sum();
+    let index = index_table(groups, html, &keys, threw)?;
+    page.put(&index)?;
+    let limit = SIZE_LIMIT.saturating_sub(reserve);
+    let mut shortfall = Shortfall::default();
+    for (n, &key) in keys.iter().enumerate() {
+        let group = &groups.load(key)?;
+        let seen = html.groups.get(&group.signature.text);
+        if !group_section(page, group, seen, n, limit, &mut shortfall)? {
+            shortfall.left_out = keys.len() - n;
+            break;
+        }
+    }
+    let notes = shortfall.notes(page)?;
+    page.put("<p class=\"none\" hidden>No failure matches the filter.</p>\n</section>\n")?;
+    Ok(notes)
+}
+
+/// The groups the failures section lists, largest first: those of the ops
+/// that only threw have their own section.
+fn failing_groups(aggregates: &Aggregates, uniform: &[(String, usize, String)]) -> Vec<GroupKey> {
+    aggregates
         .groups
         .sorted()
         .into_iter()
@@ -46,13 +72,18 @@ pub(super) fn failures(
             let op = aggregates.groups.op(group).unwrap_or(NO_OP);
             !uniform.iter().any(|(name, ..)| name == op)
         })
-        .collect();
-    if keys.is_empty() {
-        return Ok(Vec::new());
-    }
-    let groups = &mut aggregates.groups;
+        .collect()
+}
+
+/// The section's heading and the index of its groups; `threw` counts the
+/// cases of the ops that only threw, which the heading points to.
+fn index_table(
+    groups: &mut Groups,
+    html: &Html,
+    keys: &[GroupKey],
+    threw: usize,
+) -> io::Result<String> {
     let total: usize = keys.iter().map(|&group| groups.count(group)).sum();
-    let threw: usize = uniform.iter().map(|(_, count, _)| count).sum();
     let besides = if threw > 0 {
         format!(
             "; {} more in <a href=\"#unimplemented\">ops that only threw</a>",
@@ -91,95 +122,128 @@ pub(super) fn failures(
             keys.len() - MAX_INDEX_ROWS
         );
     }
-    page.put(&index)?;
-    let limit = SIZE_LIMIT.saturating_sub(reserve);
-    let mut briefed = 0usize;
-    let mut unlisted = 0usize;
-    let mut left_out = 0usize;
-    for (n, &key) in keys.iter().enumerate() {
-        let group = &groups.load(key)?;
-        let seen = html.groups.get(&group.signature.text);
-        let head = format!(
-            "<section class=\"group\" id=\"g{n}\" data-group {}>\n<h3><span class=\"n\">{}</span> \
-             <span class=\"kind\">{}</span> {}</h3>\n",
-            group_attributes(group, seen),
-            cases(group.count, "case"),
-            esc(&group.signature.kind),
-            esc(&group.signature.text)
-        );
-        if page.written + head.len() > limit {
-            left_out = keys.len() - n;
-            break;
-        }
-        page.put(&head)?;
-        let mut listed = 0usize;
-        let mut rows: Vec<Brief> = Vec::new();
-        for record in group.shown() {
-            let card = case::card(record);
-            if page.written + card.len() + 1024 > limit {
-                briefed += 1;
-                rows.push(Brief::of(record));
-            } else {
-                page.put(&card)?;
-                listed += 1;
+    Ok(index)
+}
+
+/// What the page's size kept from being shown in full.
+#[derive(Default)]
+struct Shortfall {
+    /// Cases shown in brief for want of room for their card.
+    briefed: usize,
+    /// Cases counted in a group but in no card or row.
+    unlisted: usize,
+    /// Groups whose section did not fit.
+    left_out: usize,
+}
+
+impl Shortfall {
+    /// Puts the note on what the size left out, if it left anything out,
+    /// and returns the notes for the report's end.
+    fn notes(&self, page: &mut Page) -> io::Result<Vec<String>> {
+        let mut notes = Vec::new();
+        if self.briefed > 0 || self.left_out > 0 {
+            let mut note = format!("This page keeps under {} MiB: ", SIZE_LIMIT / (1024 * 1024));
+            let mut parts = Vec::new();
+            if self.briefed > 0 {
+                parts.push(format!(
+                    "{} shown in brief rather than in full",
+                    cases(self.briefed, "case")
+                ));
             }
-        }
-        rows.extend(
-            seen.map(|seen| seen.brief.iter().cloned())
-                .into_iter()
-                .flatten(),
-        );
-        let mut table = String::new();
-        for row in &rows {
-            let line = brief_row(row);
-            if page.written + table.len() + line.len() + 512 > limit {
-                break;
+            if self.left_out > 0 {
+                parts.push(format!(
+                    "{} left out",
+                    cases(self.left_out, "failure group")
+                ));
             }
-            table.push_str(&line);
-            listed += 1;
-        }
-        if !table.is_empty() {
-            page.put(BRIEF_HEAD)?;
-            page.put(&table)?;
-            page.put("</tbody>\n</table>\n")?;
-        }
-        let more = group.count.saturating_sub(listed);
-        if more > 0 {
-            unlisted += more;
+            note.push_str(&parts.join(", and "));
+            note.push_str(". The JSON report (--format json) has every case.");
             page.put(&format!(
-                "<p class=\"more\">… and {} not listed (the JSON report lists every case)</p>\n",
-                plural(more, "more case", "more cases")
+                "<p class=\"note\" id=\"size-note\">{}</p>\n",
+                esc(&note)
             ))?;
+            notes.push(note);
         }
-        page.put("</section>\n")?;
-    }
-    let mut notes = Vec::new();
-    if briefed > 0 || left_out > 0 {
-        let mut note = format!("This page keeps under {} MiB: ", SIZE_LIMIT / (1024 * 1024));
-        let mut parts = Vec::new();
-        if briefed > 0 {
-            parts.push(format!(
-                "{} shown in brief rather than in full",
-                cases(briefed, "case")
+        if self.unlisted > 0 {
+            notes.push(format!(
+                "{} counted but not listed here.",
+                plural(self.unlisted, "failing case is", "failing cases are")
             ));
         }
-        if left_out > 0 {
-            parts.push(format!("{} left out", cases(left_out, "failure group")));
+        Ok(notes)
+    }
+}
+
+/// Puts group `n`'s section: its first cases in full while they fit under
+/// `limit`, then rows in brief. Returns false, having put nothing, when
+/// not even its heading fits.
+fn group_section(
+    page: &mut Page,
+    group: &Group,
+    seen: Option<&GroupSeen>,
+    n: usize,
+    limit: usize,
+    shortfall: &mut Shortfall,
+) -> io::Result<bool> {
+    let head = format!(
+        "<section class=\"group\" id=\"g{n}\" data-group {}>\n<h3><span class=\"n\">{}</span> \
+         <span class=\"kind\">{}</span> {}</h3>\n",
+        group_attributes(group, seen),
+        cases(group.count, "case"),
+        esc(&group.signature.kind),
+        esc(&group.signature.text)
+    );
+    if page.written + head.len() > limit {
+        return Ok(false);
+    }
+    page.put(&head)?;
+    let mut listed = 0usize;
+    let mut rows: Vec<Brief> = Vec::new();
+    for record in group.shown() {
+        let card = case::card(record);
+        if page.written + card.len() + 1024 > limit {
+            shortfall.briefed += 1;
+            rows.push(Brief::of(record));
+        } else {
+            page.put(&card)?;
+            listed += 1;
         }
-        note.push_str(&parts.join(", and "));
-        note.push_str(". The JSON report (--format json) has every case.");
+    }
+    rows.extend(
+        seen.map(|seen| seen.brief.iter().cloned())
+            .into_iter()
+            .flatten(),
+    );
+    listed += brief_table(page, &rows, limit)?;
+    let more = group.count.saturating_sub(listed);
+    if more > 0 {
+        shortfall.unlisted += more;
         page.put(&format!(
-            "<p class=\"note\" id=\"size-note\">{}</p>\n",
-            esc(&note)
+            "<p class=\"more\">… and {} not listed (the JSON report lists every case)</p>\n",
+            plural(more, "more case", "more cases")
         ))?;
-        notes.push(note);
     }
-    if unlisted > 0 {
-        notes.push(format!(
-            "{} counted but not listed here.",
-            plural(unlisted, "failing case is", "failing cases are")
-        ));
+    page.put("</section>\n")?;
+    Ok(true)
+}
+
+/// Puts the table of `rows` in brief, as many as fit under `limit`, and
+/// returns how many it listed.
+fn brief_table(page: &mut Page, rows: &[Brief], limit: usize) -> io::Result<usize> {
+    let mut table = String::new();
+    let mut listed = 0usize;
+    for row in rows {
+        let line = brief_row(row);
+        if page.written + table.len() + line.len() + 512 > limit {
+            break;
+        }
+        table.push_str(&line);
+        listed += 1;
     }
-    page.put("<p class=\"none\" hidden>No failure matches the filter.</p>\n</section>\n")?;
-    Ok(notes)
+    if !table.is_empty() {
+        page.put(BRIEF_HEAD)?;
+        page.put(&table)?;
+        page.put("</tbody>\n</table>\n")?;
+    }
+    Ok(listed)
 }

@@ -101,6 +101,122 @@ pub fn ordered_groups(aggregates: &Aggregates, uniform: &[UniformOp]) -> Vec<(Gr
     first
 }
 
+/// The blocks of one kind of file problem: `block` makes each, under
+/// the kind's heading when it is the first, and none for a problem of
+/// another kind.
+fn problem_kind(
+    doc: &mut Document,
+    problems: &[&(FileInfo, Problem)],
+    block: fn(&FileInfo, &Problem, bool) -> Option<String>,
+) {
+    for (at, (file, problem)) in problems.iter().enumerate() {
+        if let Some(out) = block(file, problem, at == 0) {
+            doc.push(Part::Problem, out);
+        }
+    }
+}
+
+/// How a problem's file is named: its path, else its name.
+fn problem_file(file: &FileInfo) -> &str {
+    file.path.as_deref().or(file.name.as_deref()).unwrap_or("-")
+}
+
+/// A file that could not be compared: the error, how many golden cases
+/// it left uncompared, and the oracle's standard error.
+fn error_block(file: &FileInfo, problem: &Problem, first: bool) -> Option<String> {
+    let mut out = String::new();
+    if first {
+        out.push_str("### Files that could not be compared\n\n");
+    }
+    let Problem::Error {
+        message,
+        stderr,
+        skipped,
+        ..
+    } = problem
+    else {
+        return None;
+    };
+    let name = problem_file(file);
+    let _ = write!(out, "**error** {}: {}", code(name), code(message));
+    if *skipped > 0 {
+        let _ = write!(out, " ({} not compared)", cases(*skipped, "golden case"));
+    }
+    out.push_str("\n\n");
+    match stderr.as_deref().map(str::trim_end) {
+        Some("") => out.push_str("The oracle wrote nothing on standard error.\n\n"),
+        Some(text) => {
+            let text = crate::judge::signature::cut_chars(text, STDERR_CHARS);
+            let _ = write!(
+                out,
+                "<details><summary>the oracle's standard error</summary>\n\n{}\n</details>\n\n",
+                fence("text", &outside::block(&text))
+            );
+        }
+        None => {}
+    }
+    Some(out)
+}
+
+/// A case file's framing, marked when it fails, with what accepts it.
+fn framing_block(file: &FileInfo, problem: &Problem, first: bool) -> Option<String> {
+    let Problem::Framing {
+        found,
+        state,
+        entry,
+        ..
+    } = problem
+    else {
+        return None;
+    };
+    let mut out = String::new();
+    if first {
+        out.push_str("### Framing\n\n");
+    }
+    let name = problem_file(file);
+    let word = if state.passes() {
+        "framing"
+    } else {
+        "**framing**"
+    };
+    let _ = write!(out, "{word} {}: {}", code(name), code(found));
+    if let Some(entry) = entry {
+        let _ = write!(out, " ({})", code(&entry_ref_text(entry)));
+    }
+    out.push_str("\n\n");
+    Some(out)
+}
+
+/// A missing or orphaned golden.
+fn golden_block(file: &FileInfo, problem: &Problem, first: bool) -> Option<String> {
+    let mut out = String::new();
+    if first {
+        out.push_str("### Missing and orphaned goldens\n\n");
+    }
+    let name = problem_file(file);
+    match problem {
+        Problem::MissingGolden { golden } => {
+            let golden = golden.clone();
+            let _ = write!(
+                out,
+                "**missing** {}: no golden at {}\n\n",
+                code(name),
+                code(&golden)
+            );
+        }
+        Problem::OrphanGolden { golden } => {
+            let golden = golden.clone();
+            let _ = write!(
+                out,
+                "**orphaned** {}: a golden without a case file\n\n",
+                code(&golden)
+            );
+        }
+        Problem::Error { .. } | Problem::Framing { .. } => return None,
+    }
+    Some(out)
+}
+
 impl Markdown {
     /// A Markdown report.
     pub fn new(options: ReportOptions) -> Self {
@@ -182,6 +298,8 @@ impl Markdown {
         doc.push(Part::Triaged, out);
     }
 
+    /// The file problems: the files that could not be compared, framing,
+    /// then missing and orphaned goldens, each kind under its heading.
     fn problem_blocks(&self, doc: &mut Document) {
         let (errors, others): (Vec<_>, Vec<_>) = self
             .problems
@@ -191,95 +309,9 @@ impl Markdown {
         let (framings, others): (Vec<_>, Vec<_>) = others
             .into_iter()
             .partition(|(_, problem)| matches!(problem, Problem::Framing { .. }));
-        for (at, (file, problem)) in errors.iter().enumerate() {
-            let mut out = String::new();
-            if at == 0 {
-                out.push_str("### Files that could not be compared\n\n");
-            }
-            let Problem::Error {
-                message,
-                stderr,
-                skipped,
-                ..
-            } = problem
-            else {
-                continue;
-            };
-            let name = file.path.as_deref().or(file.name.as_deref()).unwrap_or("-");
-            let _ = write!(out, "**error** {}: {}", code(name), code(message));
-            if *skipped > 0 {
-                let _ = write!(out, " ({} not compared)", cases(*skipped, "golden case"));
-            }
-            out.push_str("\n\n");
-            match stderr.as_deref().map(str::trim_end) {
-                Some("") => out.push_str("The oracle wrote nothing on standard error.\n\n"),
-                Some(text) => {
-                    let text = crate::judge::signature::cut_chars(text, STDERR_CHARS);
-                    let _ = write!(
-                        out,
-                        "<details><summary>the oracle's standard error</summary>\n\n{}\n</details>\n\n",
-                        fence("text", &outside::block(&text))
-                    );
-                }
-                None => {}
-            }
-            doc.push(Part::Problem, out);
-        }
-        for (at, (file, problem)) in framings.iter().enumerate() {
-            let Problem::Framing {
-                found,
-                state,
-                entry,
-                ..
-            } = problem
-            else {
-                continue;
-            };
-            let mut out = String::new();
-            if at == 0 {
-                out.push_str("### Framing\n\n");
-            }
-            let name = file.path.as_deref().or(file.name.as_deref()).unwrap_or("-");
-            let word = if state.passes() {
-                "framing"
-            } else {
-                "**framing**"
-            };
-            let _ = write!(out, "{word} {}: {}", code(name), code(found));
-            if let Some(entry) = entry {
-                let _ = write!(out, " ({})", code(&entry_ref_text(entry)));
-            }
-            out.push_str("\n\n");
-            doc.push(Part::Problem, out);
-        }
-        for (at, (file, problem)) in others.iter().enumerate() {
-            let mut out = String::new();
-            if at == 0 {
-                out.push_str("### Missing and orphaned goldens\n\n");
-            }
-            let name = file.path.as_deref().or(file.name.as_deref()).unwrap_or("-");
-            match problem {
-                Problem::MissingGolden { golden } => {
-                    let golden = golden.clone();
-                    let _ = write!(
-                        out,
-                        "**missing** {}: no golden at {}\n\n",
-                        code(name),
-                        code(&golden)
-                    );
-                }
-                Problem::OrphanGolden { golden } => {
-                    let golden = golden.clone();
-                    let _ = write!(
-                        out,
-                        "**orphaned** {}: a golden without a case file\n\n",
-                        code(&golden)
-                    );
-                }
-                Problem::Error { .. } | Problem::Framing { .. } => continue,
-            }
-            doc.push(Part::Problem, out);
-        }
+        problem_kind(doc, &errors, error_block);
+        problem_kind(doc, &framings, framing_block);
+        problem_kind(doc, &others, golden_block);
         if self.problems.left_out > 0 {
             doc.push(
                 Part::Problem,

@@ -3,8 +3,7 @@
 //! case; the masked and cut details only when a report wants them
 //! (explaining a case costs more than comparing it).
 
-use std::cell::OnceCell;
-
+use super::explain::{compact, explain_head, Explainer};
 use super::weigh;
 use super::{CaseRecord, CaseState, PathRecord, ReasonRecord, VerdictKind};
 use crate::base::redact::Secrets;
@@ -12,22 +11,15 @@ use crate::corpus::identity::{fingerprint, CaseId, CaseKey};
 use crate::judge::compare::{Comparison, Verdict};
 use crate::judge::explain::ByteReason;
 use crate::judge::numbers::spelled_element;
-use crate::judge::pointer;
-use crate::judge::signature::{
-    cut_chars, mask_variable, pointer_shape, shape, ErrorProtocol, Signature, MESSAGE_CHARS,
-};
+use crate::judge::signature::{cut_chars, ErrorProtocol, Signature};
 use crate::ledger::rules::Form;
 use crate::ledger::Ledger;
-use js_exact::{self as js, JsString, TextMode, Value};
 
 /// How many characters of a case's input a record keeps.
 pub const INPUT_CHARS: usize = 300;
 
 /// How many bytes of an element's text a record keeps.
 pub const ELEMENT_BYTES: usize = 64 * 1024;
-
-/// How many characters of a value a one-line summary shows.
-pub(super) const SUMMARY_VALUE_CHARS: usize = 100;
 
 /// One case, compared: what a record is made from.
 #[derive(Debug)]
@@ -77,11 +69,6 @@ fn verdict_kind(verdict: &Verdict) -> VerdictKind {
     }
 }
 
-/// Compact JSON of a value, cut.
-fn compact(value: &Value, chars: usize) -> String {
-    cut_chars(&String::from_utf8_lossy(&js::to_json(value)), chars)
-}
-
 /// Text cut to about `bytes` bytes (at a character boundary), with a
 /// marker saying how long it was.
 fn cut_bytes(text: &str, bytes: usize) -> String {
@@ -93,90 +80,6 @@ fn cut_bytes(text: &str, bytes: usize) -> String {
         end -= 1;
     }
     format!("{}… ({} bytes in all)", &text[..end], text.len())
-}
-
-/// What explaining a case reads, each read at most once and only when
-/// something needs it: the case's value, the elements a missing or extra
-/// case left unread, and the secrets to mask with.
-struct Explainer<'c> {
-    compared: &'c Compared<'c>,
-    case: OnceCell<Option<Value>>,
-    golden_read: Option<Value>,
-    actual_read: Option<Value>,
-    secrets: OnceCell<Secrets>,
-}
-
-impl<'c> Explainer<'c> {
-    fn new(compared: &'c Compared<'c>) -> Self {
-        // Missing and extra elements were never read; read them for secrets.
-        let (golden_read, actual_read) = match compared.comparison.verdict {
-            Verdict::Missing => (parsed(compared.golden), None),
-            Verdict::Extra => (None, parsed(compared.actual)),
-            _ => (None, None),
-        };
-        Explainer {
-            compared,
-            case: OnceCell::new(),
-            golden_read,
-            actual_read,
-            secrets: OnceCell::new(),
-        }
-    }
-
-    fn case(&self) -> Option<&Value> {
-        self.case
-            .get_or_init(|| parsed(self.compared.raw_case))
-            .as_ref()
-    }
-
-    fn golden(&self) -> Option<&Value> {
-        self.compared
-            .comparison
-            .golden
-            .as_ref()
-            .or(self.golden_read.as_ref())
-    }
-
-    fn actual(&self) -> Option<&Value> {
-        self.compared
-            .comparison
-            .actual
-            .as_ref()
-            .or(self.actual_read.as_ref())
-    }
-
-    /// A pointer as reports may show it: the secrets in its keys masked.
-    fn pointer(&self, pointer: &JsString) -> JsString {
-        if crate::base::redact::has_keys(pointer) {
-            self.secrets().mask_pointer(pointer)
-        } else {
-            pointer.clone()
-        }
-    }
-
-    fn secrets(&self) -> &Secrets {
-        self.secrets.get_or_init(|| {
-            let (golden, actual) = (self.golden(), self.actual());
-            // The case's own secrets, kept apart: no divergence shows them.
-            // A case that does not parse is still scanned for them.
-            let own = match (self.case(), self.compared.raw_case) {
-                (Some(case), _) => Secrets::harvest([case]),
-                (None, Some(raw)) => Secrets::of_case_file(raw),
-                (None, None) => Secrets::default(),
-            };
-            let secrets = own.and_harvest(golden.into_iter().chain(actual));
-            match &self.compared.comparison.verdict {
-                Verdict::Different(divergence) => {
-                    let shown = divergence
-                        .paths
-                        .iter()
-                        .flat_map(|path| path.golden.iter().chain(path.actual.iter()));
-                    secrets.for_divergence(&own, golden, actual, shown)
-                }
-                _ => secrets,
-            }
-        })
-    }
 }
 
 /// What the taker of records needs of them.
@@ -261,7 +164,13 @@ pub fn record(
     if (verdict == VerdictKind::Identical && state == CaseState::Passed) || unexplained {
         return record;
     }
-    let explainer = Explainer::new(&compared);
+    let explainer = Explainer::new(
+        compared.raw_case,
+        compared.golden,
+        compared.actual,
+        &compared.comparison,
+        compared.errors,
+    );
     let mut record = explain_head(record, &explainer, semantic);
     if !record.passes() && wants_detail(&record) {
         fill_detail(&mut record, &explainer);
@@ -373,190 +282,9 @@ pub fn is_unknown_op(golden: &[u8]) -> bool {
     golden.starts_with(br#"{"threw":true,"message":"unknown op "#)
 }
 
-fn parsed(bytes: Option<&[u8]>) -> Option<Value> {
-    bytes.and_then(|bytes| js::parse(bytes, TextMode::LossyUtf8).ok())
-}
-
-fn explain_head(mut record: CaseRecord, explainer: &Explainer, semantic: bool) -> CaseRecord {
-    let comparison = &explainer.compared.comparison;
-    let (golden, actual) = (explainer.golden(), explainer.actual());
-    let op = record.op.clone();
-    let op = op.as_deref();
-    // Secrets are looked for only when the summary quotes data.
-    let quote = |text: &str, chars: usize| {
-        crate::base::outside::json_string(&cut_chars(
-            &explainer.secrets().mask_quoted_text(text),
-            chars,
-        ))
-    };
-    let errors = explainer.compared.errors;
-    // A signature's message: secrets first, then what varies by case.
-    let quote_masked = |text: &str, chars: usize| {
-        let secret_free = explainer.secrets().mask_quoted_text(text);
-        crate::base::outside::json_string(&cut_chars(&mask_variable(&secret_free), chars))
-    };
-    let golden_threw = errors
-        .thrown(golden)
-        .map(|m| m.to_utf8_lossy().into_owned());
-    let actual_threw = errors
-        .thrown(actual)
-        .map(|m| m.to_utf8_lossy().into_owned());
-    // The value with its numbers as written (`element` is its bytes).
-    let shown_value = |value: Option<&Value>, element: Option<&[u8]>| {
-        value.map_or("nothing".to_owned(), |value| {
-            let text = element
-                .and_then(|element| spelled_element(value, element))
-                .map_or_else(
-                    || compact(value, SUMMARY_VALUE_CHARS),
-                    |text| cut_chars(&text, SUMMARY_VALUE_CHARS),
-                );
-            explainer.secrets().mask_json_text(&text)
-        })
-    };
-    let compared = explainer.compared;
-    let (signature, summary) = match &comparison.verdict {
-        Verdict::Identical => (
-            Signature::new(
-                op,
-                "stale",
-                "passes now, but its ledger entry expects a divergence",
-            ),
-            String::new(),
-        ),
-        Verdict::SameValue(explanation) => {
-            let first = explanation.reasons.first();
-            let description = match first {
-                Some(reason) => format!(
-                    "same value, different bytes: {} at {}",
-                    reason.kind.name(),
-                    pointer_shape(&explainer.pointer(&reason.pointer))
-                ),
-                None => "same value, different bytes".to_owned(),
-            };
-            let summary = if semantic {
-                "same value, different bytes (passes with --semantic)"
-            } else {
-                "same value, different bytes"
-            };
-            (
-                Signature::new(op, "same-value", &description),
-                summary.to_owned(),
-            )
-        }
-        Verdict::Different(divergence) => match (&golden_threw, &actual_threw) {
-            (None, Some(message)) => (
-                Signature::new(
-                    op,
-                    "threw",
-                    &format!(
-                        "the port threw {} where the golden has a value",
-                        quote_masked(message, MESSAGE_CHARS)
-                    ),
-                ),
-                format!(
-                    "the port threw {} where the golden has {}",
-                    quote(message, 200),
-                    shown_value(golden, compared.golden)
-                ),
-            ),
-            (Some(message), None) => (
-                Signature::new(
-                    op,
-                    "returned",
-                    "the port returned a value where the golden threw",
-                ),
-                format!(
-                    "the port returned {} where the golden threw {}",
-                    shown_value(actual, compared.actual),
-                    quote(message, 200)
-                ),
-            ),
-            _ => {
-                let summary = match (&golden_threw, &actual_threw) {
-                    (Some(golden), Some(actual)) => format!(
-                        "the port threw {} where the golden threw {}",
-                        quote(actual, 200),
-                        quote(golden, 200)
-                    ),
-                    _ => different_summary(divergence, explainer),
-                };
-                let description = match divergence.paths.first() {
-                    Some(first) => format!(
-                        "different at {} (golden {}, port {})",
-                        pointer_shape(&explainer.pointer(&first.pointer)),
-                        shape(first.golden.as_ref()),
-                        shape(first.actual.as_ref())
-                    ),
-                    None => "different (compared as bytes only)".to_owned(),
-                };
-                (Signature::new(op, "different", &description), summary)
-            }
-        },
-        Verdict::Missing => (
-            Signature::new(op, "missing", "missing: the results end before the case"),
-            "missing: the results end before this case".to_owned(),
-        ),
-        Verdict::Extra => (
-            Signature::new(op, "extra", "extra: the golden ends before the case"),
-            "extra: the golden ends before this case".to_owned(),
-        ),
-    };
-    record.summary = summary;
-    if record.state == CaseState::Stale {
-        let entry = record.entry.as_ref();
-        let said = entry.map_or(String::new(), |entry| {
-            let state = match entry.state {
-                super::EntryState::Accepted => "accepted",
-                super::EntryState::Triaged { .. } => "triaged",
-            };
-            format!(" ({state}: {})", entry.reason)
-        });
-        record.summary = format!(
-            "passes now, but its ledger entry{said} expects a divergence: \
-             run `parity-diff accept --prune`"
-        );
-        record.signature = Some(Signature::new(
-            op,
-            "stale",
-            "passes now, but its ledger entry expects a divergence",
-        ));
-    } else if !record.passes() {
-        record.signature = Some(signature);
-        record.thrown = actual_threw
-            .as_deref()
-            .map(|message| cut_chars(&explainer.secrets().mask_quoted_text(message), 200));
-    }
-    record
-}
-
-fn different_summary(
-    divergence: &crate::judge::compare::Divergence,
-    explainer: &Explainer,
-) -> String {
-    match divergence.paths.first() {
-        Some(first) if divergence.total == 1 => {
-            format!(
-                "different at {}",
-                pointer::display(&explainer.pointer(&first.pointer))
-            )
-        }
-        Some(first) => format!(
-            "different at {} and {} more {}",
-            pointer::display(&explainer.pointer(&first.pointer)),
-            divergence.total - 1,
-            if divergence.total == 2 {
-                "path"
-            } else {
-                "paths"
-            }
-        ),
-        None => "different".to_owned(),
-    }
-}
-
 fn fill_explanation(record: &mut CaseRecord, explainer: &Explainer) {
     let secrets = explainer.secrets();
-    match &explainer.compared.comparison.verdict {
+    match &explainer.comparison.verdict {
         Verdict::Different(divergence) => {
             record.paths = divergence
                 .paths
@@ -606,7 +334,6 @@ fn fill_explanation(record: &mut CaseRecord, explainer: &Explainer) {
 fn fill_detail(record: &mut CaseRecord, explainer: &Explainer) {
     fill_explanation(record, explainer);
     let secrets = explainer.secrets();
-    let compared = explainer.compared;
     let element = |bytes: Option<&[u8]>| {
         bytes.map(|bytes| {
             // Mask a little more than is kept, so that a cut cannot leave
@@ -620,9 +347,9 @@ fn fill_detail(record: &mut CaseRecord, explainer: &Explainer) {
             }
         })
     };
-    record.golden = element(compared.golden);
-    record.actual = element(compared.actual);
-    record.input = match (explainer.case(), compared.raw_case) {
+    record.golden = element(explainer.golden_element);
+    record.actual = element(explainer.actual_element);
+    record.input = match (explainer.case(), explainer.raw_case) {
         (Some(case), raw) => {
             let text = raw.and_then(|raw| spelled_element(case, raw)).map_or_else(
                 || compact(case, INPUT_CHARS * 4),

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::judge::compare::compare_elements;
+use js_exact::{self as js, TextMode, Value};
 
 fn compared<'a>(case: &'a str, golden: &'a str, actual: &'a str) -> Compared<'a> {
     let value = js::parse(case.as_bytes(), TextMode::LossyUtf8).ok();

@@ -11,6 +11,7 @@
 pub mod build;
 #[cfg(test)]
 pub mod example;
+mod explain;
 pub mod unstable;
 pub mod weigh;
 

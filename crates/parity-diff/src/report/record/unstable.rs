@@ -1,7 +1,8 @@
 //! The record of a case whose result differed between runs of its file
 //! (`--repeat N`, verdict `nondeterministic`).
 
-use super::build::{oracle_failure_of, Judged, INPUT_CHARS, SUMMARY_VALUE_CHARS};
+use super::build::{oracle_failure_of, Judged, INPUT_CHARS};
+use super::explain::SUMMARY_VALUE_CHARS;
 use super::{CaseRecord, VerdictKind};
 use crate::base::redact::Secrets;
 use crate::judge::signature::cut_chars;
