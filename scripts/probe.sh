@@ -272,16 +272,25 @@ temporaries() { find "$dir" -maxdepth 1 -name '.parity-ledger.txt.parity-diff-*.
 # that each accept rewrites every entry.
 port_of() { echo "sed 's/\"x\"/\"y$1\"/g'"; }
 (cd "$dir" && "$parity_diff" accept --force --quiet --reason r --oracle "$(port_of 0)" > /dev/null) || fail "the first accept of the large file failed (exit status $?)"
-# Half the writers are SIGKILLed at random; half are killed half way
-# through writing the ledger (SIGXFSZ: ulimit -f is below its size),
-# which is what leaves a temporary ledger behind.
+# Half the writers are SIGKILLed at random, which may leave a temporary
+# ledger behind for the next accept to remove; half run into the file size
+# limit half way through writing the ledger (ulimit -f is below its size):
+# parity-diff ignores SIGXFSZ, so each must stop on the write's EFBIG with
+# exit status 2 and a clear error, and remove its own temporary ledger.
 start=$(date +%s%N)
 (cd "$dir" && "$parity_diff" accept --force --quiet --reason r --oracle "$(port_of 1)" > /dev/null 2>&1) || fail "an accept that times the writers failed (exit status $?)"
 span=$(( ($(date +%s%N) - start) / 1000000 ))
-leftovers=0 broken=0
+leftovers=0 broken=0 limited=0 limited_left=0
 for k in $(seq "$kills"); do
   if [ $(( k % 2 )) = 0 ]; then
-    { (cd "$dir" && ulimit -f 1000 && exec "$parity_diff" accept --force --reason r --oracle "$(port_of "$((k + 1))")" > /dev/null 2>&1); } 2> /dev/null || true
+    code=0
+    { (cd "$dir" && ulimit -f 1000 && exec "$parity_diff" accept --force --reason r --oracle "$(port_of "$((k + 1))")" > /dev/null 2> "$root/limited"); } 2> /dev/null || code=$?
+    if [ "$code" -eq 2 ] && grep -q '^parity-diff: cannot write the ledger parity-ledger.txt: File too large' "$root/limited"; then
+      limited=$((limited + 1))
+    else
+      fail "a writer over the file size limit exited $code: $(cat "$root/limited")"
+    fi
+    limited_left=$(( limited_left + $(temporaries) ))
   else
     (cd "$dir" && exec "$parity_diff" accept --force --reason r --oracle "$(port_of "$((k + 1))")" > /dev/null 2>&1) & pid=$!
     sleep "$(awk -v ms="$(( RANDOM % (span + 1) ))" 'BEGIN { printf "%.3f", ms / 1000 }')"
@@ -294,9 +303,10 @@ for k in $(seq "$kills"); do
 done
 (cd "$dir" && "$parity_diff" accept --force --quiet --reason r --oracle "$(port_of 1)" > /dev/null 2>&1) || fail "the accept after the killed writers failed (exit status $?)"
 entries=$(grep -c '^case ' "$dir/parity-ledger.txt" || true)
-echo "  $kills killed writers (SIGKILL within ${span} ms, SIGXFSZ while writing): temporary ledgers left after them: $leftovers, unreadable ledgers: $broken; after the next accept: $(temporaries) temporaries, $entries entries"
-[ "$broken" -eq 0 ] || fail "a killed accept left a ledger that does not read"
-[ "$leftovers" -gt 0 ] || fail "no killed writer left a temporary ledger: the probe tested nothing"
+echo "  $kills stopped writers (SIGKILL within ${span} ms; $limited over the file size limit while writing, exit 2): temporary ledgers left after them: $leftovers ($limited_left by the limited ones), unreadable ledgers: $broken; after the next accept: $(temporaries) temporaries, $entries entries"
+[ "$broken" -eq 0 ] || fail "a stopped accept left a ledger that does not read"
+[ "$limited" -eq $(( kills / 2 )) ] || fail "$limited of $(( kills / 2 )) writers ran into the file size limit: the probe tested nothing"
+[ "$limited_left" -eq 0 ] || fail "a writer over the file size limit left its temporary ledger"
 [ "$(temporaries)" -eq 0 ] || fail "the next accept did not remove what killed ones left"
 [ "$entries" -eq 20000 ] || fail "the ledger holds $entries entries, not 20000"
 [ ! -e "$dir/.parity-ledger.txt.lock" ] || fail "the lock file was left behind"
@@ -330,7 +340,7 @@ echo "  run: $files files in $took ms, exit $code, $warned warned of, $(daemons)
 [ "$took" -lt $(( files * 2000 / 2 + 5000 )) ] || fail "run with daemons took $took ms"
 [ "$(daemons)" -eq 0 ] || fail "$(daemons) daemons outlived the run"
 code=0
-(cd "$dir" && "$diff_bin" fuzz --left "$port" --generator "'${diff_bin%/*}/worker-spawn-oracle' generate" --op readyTimeoutMs --seed 1 --count "$fuzz_count" --batch-size 200 \
+(cd "$dir" && "$diff_bin" fuzz --left "$port" --right "'$oracle'" --generator "'${diff_bin%/*}/worker-spawn-oracle' generate" --op readyTimeoutMs --seed 1 --count "$fuzz_count" --batch-size 200 \
   --timeout 2 --kill-grace 1 --jobs 2 --out "$dir/out" > "$root/out" 2> "$root/err") || code=$?
 warned=$(grep -c '^parity-diff: warning: the oracle exited, but ' "$root/err" || true)
 echo "  fuzz: $fuzz_count cases, exit $code, $warned batch runs warned of, $(daemons) daemons left"
