@@ -183,11 +183,11 @@ pub fn mask_variable(message: &str) -> String {
         let c = chars[at];
         if matches!(c, '"' | '\'' | '`') {
             // A quote closed on the same line masks what it holds; an
-            // apostrophe inside a word (`don't`) is no quote.
-            let after_letter = at
-                .checked_sub(1)
-                .and_then(|i| chars.get(i))
-                .is_some_and(|c| c.is_alphabetic());
+            // apostrophe inside a word (`don't`) is no quote. "Inside a
+            // word" is read from what is written so far, not the message:
+            // a masked number (`0xab'` → `#'`) must decide alike when the
+            // signature is masked again, or masking would not be idempotent.
+            let after_letter = out.chars().next_back().is_some_and(char::is_alphabetic);
             let opens = c != '\'' || !after_letter;
             let close = chars[at + 1..]
                 .iter()
@@ -348,6 +348,18 @@ mod tests {
         ] {
             assert_eq!(mask_variable(message), masked, "{message}");
         }
+    }
+
+    #[test]
+    fn an_apostrophe_after_a_masked_number_masks_alike_twice() {
+        // Found by the property below: `0x'` became `#'`, and the second
+        // pass took that apostrophe for an opening quote.
+        for message in ["a'''\"\"0x'\"\"'", "at 0xab'c' and 5'd'"] {
+            let once = mask_variable(message);
+            assert_eq!(mask_variable(&once), once, "{message}");
+        }
+        assert_eq!(mask_variable("a'''\"\"0x'\"\"'"), "a''…'\"…\"#'…'");
+        assert_eq!(mask_variable("don't 'x' 3rd"), "don't '…' 3rd");
     }
 
     proptest::proptest! {
