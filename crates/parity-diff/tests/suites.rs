@@ -280,3 +280,54 @@ fn delta_and_merge_read_version_1_and_know_suites() {
         (0, "2 passed, 0 failed\n")
     );
 }
+
+/// Several suites, `two` with a ledger and `one` without, each with a
+/// divergence: every report of the run is the run in that format alone,
+/// whether written beside it (`--report`) or rendered again from its JSON
+/// report (`parity-diff report`). A record is made for its suite's ledger
+/// (a case weighed against one keeps its fingerprint, which HTML shows),
+/// so the JSON report names the suites that had one (`suiteLedgers`).
+#[test]
+fn every_report_of_several_suites_is_the_run_in_that_format() {
+    let project = two_suites();
+    write(project.join("one/golden/a.json"), golden_of(&["1", "7"]));
+    write(project.join("two/ledger.txt"), "");
+    write(
+        project.join("parity.toml"),
+        "[suite.one]\ncases = \"one/cases\"\noracle = \"cat\"\n\n\
+         [suite.two]\ncases = \"two/cases\"\noracle = \"cat\"\nledger = \"two/ledger.txt\"\n",
+    );
+    let formats = ["human", "json", "junit", "markdown", "html"];
+    let mut args = vec!["run", "--format", "json"];
+    let extra: Vec<String> = formats
+        .iter()
+        .map(|format| format!("--report={format}=out.{format}"))
+        .collect();
+    args.extend(extra.iter().map(String::as_str));
+    let together = project.run(&args);
+    assert_eq!(together.code, 1, "{together:?}");
+    assert_eq!(
+        json(&together.stdout)["suiteLedgers"],
+        serde_json::json!(["two"])
+    );
+    write(project.join("saved.json"), &together.stdout);
+    for format in formats {
+        let alone = project.run(&["run", "--format", format]);
+        assert_eq!(alone.code, 1, "{format}: {alone:?}");
+        assert_eq!(
+            project.read(&format!("out.{format}")),
+            alone.stdout,
+            "--report {format}=PATH of several suites is not `run --format {format}`"
+        );
+        let rendered = project.run(&["report", "saved.json", "--format", format]);
+        assert_eq!(
+            (rendered.code, rendered.stdout.as_str()),
+            (1, alone.stdout.as_str()),
+            "`report --format {format}` of several suites is not `run --format {format}`"
+        );
+    }
+    assert!(
+        project.read("out.html").contains("<dt>fingerprint</dt>"),
+        "the suite with a ledger shows its case's fingerprint"
+    );
+}

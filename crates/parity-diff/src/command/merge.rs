@@ -256,6 +256,7 @@ pub fn merge_command(args: &MergeArgs, out: impl Write) -> Result<Totals, InputE
         corpus: Some(corpus.clone()),
         ledger: ledger.clone(),
         suites: head.suites.clone(),
+        suite_ledgers: head.suite_ledgers.clone(),
     };
     let entries = ledger
         .iter()

@@ -49,6 +49,7 @@ pub fn report_command(args: &ReportArgs, out: impl Write) -> Result<Totals, Inpu
         corpus: head.corpus.clone(),
         ledger: head.ledger.clone(),
         suites: head.suites.clone(),
+        suite_ledgers: head.suite_ledgers.clone(),
     };
     let mut reports = Reports::new(out, args.report, run, &args.extra)?;
     // A file's problem and warnings come, as a run makes them, after its

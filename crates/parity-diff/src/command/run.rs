@@ -387,7 +387,7 @@ pub fn run_command(args: &RunArgs, out: impl Write) -> Result<Totals, InputError
         shard: plan.shard_info(),
         corpus: Some(plan.info.clone()),
         ledger: ledger.as_ref().map(LedgerUse::info),
-        suites: Vec::new(),
+        ..RunInfo::default()
     };
     let mut sink = Reports::new(out, args.report, run, &args.extra)?;
     let times = run_planned(args, (&files, &plan, started), ledger.as_mut(), &mut sink)?;

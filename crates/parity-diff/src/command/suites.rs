@@ -11,7 +11,7 @@ use std::io::Write;
 use crate::base::error::InputError;
 use crate::command::run::{self, RunArgs};
 use crate::exec::verdicts::LedgerUse;
-use crate::report::{ReportOptions, RunInfo, Sink, Totals};
+use crate::report::{ReportOptions, Reports, RunInfo, Totals};
 
 /// One suite of a run: its name and what `run` does with it (whose
 /// `suite` names it, so that each of its files is marked).
@@ -54,14 +54,26 @@ pub fn run_suites(
             corpus: Some(plan.info.clone()),
             ledger: ledger.as_ref().map(LedgerUse::info),
             suites: suites.iter().map(|suite| suite.name.clone()).collect(),
+            suite_ledgers: Vec::new(),
         },
         _ => RunInfo {
             command: "run",
             suites: suites.iter().map(|suite| suite.name.clone()).collect(),
+            suite_ledgers: suites
+                .iter()
+                .zip(&prepared)
+                .filter(|(_, (ledger, _))| ledger.is_some())
+                .map(|(suite, _)| suite.name.clone())
+                .collect(),
             ..RunInfo::default()
         },
     };
-    let mut sink = Sink::new(out, report, run);
+    // Every suite's arguments carry the same `--report`s (the flags are
+    // the run's).
+    let extra = suites
+        .first()
+        .map_or(&[][..], |suite| &suite.args.extra[..]);
+    let mut sink = Reports::new(out, report, run, extra)?;
     let mut times = Vec::with_capacity(suites.len());
     for (suite, (mut ledger, (files, plan))) in suites.iter().zip(prepared) {
         let timed = run::run_planned(

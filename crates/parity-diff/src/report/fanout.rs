@@ -69,6 +69,11 @@ pub struct Reports<W: Write> {
     extra: Vec<Sink<BufWriter<File>>>,
     /// Whether the run weighs its cases against a ledger.
     ledger: bool,
+    /// Of several suites, those with a ledger.
+    suite_ledgers: Vec<String>,
+    /// Whether the current file's cases are weighed against a ledger
+    /// (the run's, or its suite's).
+    file_ledger: bool,
 }
 
 impl<W: Write> Reports<W> {
@@ -82,6 +87,7 @@ impl<W: Write> Reports<W> {
         extra: &[ExtraReport],
     ) -> Result<Self, InputError> {
         let ledger = run.ledger.is_some();
+        let suite_ledgers = run.suite_ledgers.clone();
         let mut sinks = Vec::with_capacity(extra.len());
         for report in extra {
             let file = File::create(&report.path).map_err(|error| {
@@ -98,6 +104,8 @@ impl<W: Write> Reports<W> {
             main: Sink::new(out, options, run),
             extra: sinks,
             ledger,
+            suite_ledgers,
+            file_ledger: ledger,
         })
     }
 
@@ -124,9 +132,9 @@ impl<W: Write> Reports<W> {
     /// each report as it alone would have been given it.
     pub fn take_wide(&mut self, record: CaseRecord) -> io::Result<()> {
         for sink in &mut self.extra {
-            sink.take_wide(record.clone(), self.ledger)?;
+            sink.take_wide(record.clone(), self.file_ledger)?;
         }
-        self.main.take_wide(record, self.ledger)
+        self.main.take_wide(record, self.file_ledger)
     }
 
     fn each(&mut self, mut act: impl FnMut(&mut dyn Consumer) -> io::Result<()>) -> io::Result<()> {
@@ -160,6 +168,11 @@ impl<W: Write> Consumer for Reports<W> {
         self.each(|sink| sink.counted(op, unknown_op, state, cases))
     }
     fn begin_file(&mut self, file: FileInfo) -> io::Result<()> {
+        self.file_ledger = self.ledger
+            || file
+                .suite
+                .as_ref()
+                .is_some_and(|suite| self.suite_ledgers.contains(suite));
         self.each(|sink| sink.begin_file(file.clone()))
     }
     fn case(&mut self, record: CaseRecord) -> io::Result<()> {

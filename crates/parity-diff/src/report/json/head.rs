@@ -35,6 +35,10 @@ pub struct RunInfo {
     /// The suites of `parity.toml` the run went through, in order (none
     /// without a config).
     pub suites: Vec<String>,
+    /// Of several suites, those whose cases were weighed against a
+    /// ledger (`ledger` names none then): a report rendered again needs
+    /// it, as each record was made for its suite's ledger.
+    pub suite_ledgers: Vec<String>,
 }
 
 /// What a report read back says before its files.
@@ -52,6 +56,9 @@ pub struct ReportHead {
     pub ledger: Option<LedgerInfo>,
     /// The suites the run went through (none before version 2).
     pub suites: Vec<String>,
+    /// Of several suites, those that had a ledger (`suiteLedgers`; none
+    /// in a report written before it was recorded).
+    pub suite_ledgers: Vec<String>,
 }
 
 /// Appends the head's members, `version` to `ledger`, to an object
@@ -72,6 +79,9 @@ pub(super) fn write_head(run: &RunInfo, members: &mut Members<'_>) {
         None => members.str_or_null("ledger", None),
     }
     members.with("suites", |out| write_strings(&run.suites, out));
+    if !run.suite_ledgers.is_empty() {
+        members.with("suiteLedgers", |out| write_strings(&run.suite_ledgers, out));
+    }
 }
 
 /// `{"index","count","from","to"}`.
@@ -309,6 +319,7 @@ mod tests {
 
         let run = RunInfo {
             suites: Vec::new(),
+            suite_ledgers: Vec::new(),
             command: "run",
             shard: Some(shard),
             corpus: None,

@@ -70,7 +70,15 @@ pub enum Item {
 
 /// The members of the report's head this reader uses; any other is read
 /// past without being built.
-const HEAD_KEYS: &[&str] = &["version", "command", "shard", "corpus", "ledger", "suites"];
+const HEAD_KEYS: &[&str] = &[
+    "version",
+    "command",
+    "shard",
+    "corpus",
+    "ledger",
+    "suites",
+    "suiteLedgers",
+];
 
 /// The members of a file's head this reader uses.
 const FILE_KEYS: &[&str] = &[
@@ -346,6 +354,7 @@ impl<R: Read> ReportReader<R> {
             corpus: read_corpus(members.get("corpus")),
             ledger: read_ledger(members.get("ledger")),
             suites: strings(members.get("suites")).unwrap_or_default(),
+            suite_ledgers: strings(members.get("suiteLedgers")).unwrap_or_default(),
         })
     }
 

@@ -151,6 +151,7 @@ fn read_all(bytes: &[u8]) -> Result<(ReportHead, Vec<Item>), InputError> {
 fn a_report_reads_back_piece_by_piece() {
     let run = RunInfo {
         suites: Vec::new(),
+        suite_ledgers: Vec::new(),
         command: "run",
         shard: Some(ShardInfo {
             index: 1,
