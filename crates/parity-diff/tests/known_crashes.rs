@@ -68,6 +68,39 @@ fn cases_the_ledger_knows_crash_run_alone_and_the_rest_in_one_batch() {
 }
 
 #[test]
+fn cases_the_last_recorded_run_saw_crash_run_alone_in_its_rerun() {
+    let corpus = corpus(&[3, 17, 30]);
+    // c5 differs too: it reruns with the rest of its file, in one batch.
+    let golden = String::from_utf8(corpus.read("golden/f.json"))
+        .unwrap()
+        .replace(r#""name":"c5"}"#, r#""name":"c5","x":1}"#);
+    corpus.write("golden/f.json", &golden);
+    let (first, bisecting) = run(&corpus);
+    assert_eq!(first.code, 1, "{}", first.stderr);
+    assert!(bisecting > 4, "{bisecting} runs: the first run bisects");
+    corpus.write("saved.json", &first.text());
+    corpus.oracle_runs();
+    let rerun = corpus.run(&[
+        "run",
+        "--oracle",
+        ORACLE_CMD,
+        "--format",
+        "json",
+        "--rerun-failed",
+        "saved.json",
+    ]);
+    assert_eq!(rerun.code, 1, "{}", rerun.stderr);
+    // c5 once, and each case the report saw crash alone: no bisection.
+    assert_eq!(corpus.oracle_runs(), 1 + 3);
+    assert!(
+        summary(&rerun).contains(r#""failed":4"#),
+        "{}",
+        summary(&rerun)
+    );
+    assert_eq!(rerun.text().matches(r#""verdict":"crash""#).count(), 3);
+}
+
+#[test]
 fn a_new_crash_beside_known_ones_is_found_as_before() {
     let corpus = corpus(&[3]);
     let accepted = corpus.run(&["accept", "--oracle", ORACLE_CMD, "--reason", "crashes"]);

@@ -20,6 +20,11 @@
 //! file relative to the cases directory and the case's name, or the hash
 //! of its bytes. So a case renamed since the report, or whose file moved,
 //! no longer exists for the rerun, which counts it as such.
+//!
+//! The report is also the last recorded run: the cases it saw crash,
+//! time out or write invalid output run apart from the rest
+//! ([`known_crash`](crate::exec::known_crash)), as the ledger's known
+//! crashes do, whether it takes them again or not.
 
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -196,6 +201,14 @@ impl Rerun {
     }
 
     fn case(&mut self, suite: Option<String>, file: &str, record: &CaseRecord) {
+        if record.line.is_some()
+            && matches!(
+                record.verdict,
+                VerdictKind::Crash | VerdictKind::Timeout | VerdictKind::InvalidOutput
+            )
+        {
+            self.suite(suite.clone()).crashed.insert(record.id.clone());
+        }
         let Some(kind) = taken_kind(record, self.scope) else {
             return;
         };

@@ -125,9 +125,10 @@ pub fn run_planned<C: Consumer>(
     // marks the ledger's entries as seen and making records consults it,
     // both on this thread but from two closures: hence the RefCell.
     // What the ledger knows of crashes, for the pool's threads.
-    let crashes = ledger
-        .as_ref()
-        .and_then(|use_| KnownCrashes::of(&use_.ledger));
+    let crashes = KnownCrashes::known(
+        ledger.as_ref().map(|use_| &use_.ledger),
+        args.rerun.iter().flat_map(|rerun| &rerun.crashed),
+    );
     let ledger = RefCell::new(ledger);
     let ready = files.iter().enumerate().filter_map(|(position, entry)| {
         let part = plan.part(position);

@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::corpus::identity::{fnv1a, CaseKey};
+use crate::corpus::identity::{fnv1a, CaseId, CaseKey};
 
 /// What a rerun takes again of one case file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,6 +40,10 @@ pub struct RerunFiles {
     /// How many of the report's cases it takes, by kind (`failed`,
     /// `new`, `triaged`…): what the rerun says it took.
     pub kinds: BTreeMap<&'static str, usize>,
+    /// The cases the report saw crash, time out or write invalid output
+    /// (accepted or not): the last recorded run's known crashes, which
+    /// run apart from the rest as the ledger's do.
+    pub crashed: BTreeSet<CaseId>,
 }
 
 impl RerunFiles {
@@ -103,6 +107,7 @@ impl RerunFiles {
         for (kind, count) in &other.kinds {
             *self.kinds.entry(kind).or_default() += count;
         }
+        self.crashed.extend(other.crashed.iter().cloned());
     }
 
     /// `2 failed, 1 triaged`: the kinds it took, or `None` when it took

@@ -19,8 +19,11 @@
 //! What this cannot see: a case that crashes only together with the
 //! known ones (the known ones no longer run with it), and the framing of
 //! one whole output (the results of separate runs are put together in
-//! `JSON.stringify`'s own framing). The last recorded run is not read:
-//! only the ledger says which cases crash.
+//! `JSON.stringify`'s own framing).
+//!
+//! Under `--rerun-failed REPORT`, the report is the last recorded run:
+//! the cases it saw crash, time out or write invalid output run alone
+//! too, whether the ledger knows them or not.
 
 use std::collections::HashSet;
 
@@ -57,13 +60,25 @@ fn is_failure_verdict(verdict: Option<&str>) -> bool {
 }
 
 impl KnownCrashes {
-    /// What `ledger` knows; `None` when it knows of no crash.
-    pub fn of(ledger: &Ledger) -> Option<KnownCrashes> {
-        let alone: HashSet<CaseId> = ledger
-            .entries()
-            .filter(|entry| is_failure_verdict(entry.verdict.as_deref()))
-            .map(|entry| entry.id.clone())
-            .collect();
+    /// What `ledger` knows, and the cases `crashed` names (those a last
+    /// recorded run saw crash); `None` when neither knows of a crash.
+    pub fn known<'a>(
+        ledger: Option<&Ledger>,
+        crashed: impl IntoIterator<Item = &'a CaseId>,
+    ) -> Option<KnownCrashes> {
+        let mut alone: HashSet<CaseId> = crashed.into_iter().cloned().collect();
+        let Some(ledger) = ledger else {
+            return (!alone.is_empty()).then(|| KnownCrashes {
+                alone,
+                rules: Vec::new(),
+            });
+        };
+        alone.extend(
+            ledger
+                .entries()
+                .filter(|entry| is_failure_verdict(entry.verdict.as_deref()))
+                .map(|entry| entry.id.clone()),
+        );
         let rules: Vec<Rule> = ledger
             .rules()
             .iter()
