@@ -61,5 +61,6 @@ mod stream;
 mod suites;
 mod timings;
 mod triaged;
+mod unredacted;
 mod words;
 mod your_contract;

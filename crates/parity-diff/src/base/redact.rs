@@ -20,6 +20,23 @@ mod tests;
 
 use js_exact::{self as js, JsString, Value};
 use std::borrow::Cow;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// A suite's `redact = false`: nothing is masked.
+static SECRETS_SHOWN: AtomicBool = AtomicBool::new(false);
+
+/// Turns masking off (`true`: a suite's `redact = false`, for a contract
+/// with no secrets) or on again. It is one switch for the process, set by
+/// each suite's run before its cases are judged: suites run one after
+/// another, and a run's records are all made before the next begins.
+pub fn show_secrets(shown: bool) {
+    SECRETS_SHOWN.store(shown, Ordering::Relaxed);
+}
+
+/// Whether masking is off ([`show_secrets`]).
+pub fn secrets_shown() -> bool {
+    SECRETS_SHOWN.load(Ordering::Relaxed)
+}
 
 /// What a masked secret shows as.
 pub const MASK: &str = "<redacted>";
@@ -340,6 +357,9 @@ impl Secrets {
     /// taken as data: use [`Secrets::mask_json_text`] or
     /// [`Secrets::mask_quoted_text`] where it may hold the report's words.
     pub fn mask(&self, text: &str) -> String {
+        if secrets_shown() {
+            return text.to_owned();
+        }
         find::splice(text, &self.ranges_in(text, None), MASK)
     }
 
@@ -350,6 +370,9 @@ impl Secrets {
     /// that were never read as a value are masked as well. An
     /// unterminated literal at the end (a cut text) counts as a literal.
     pub fn mask_json_text(&self, json: &str) -> String {
+        if secrets_shown() {
+            return json.to_owned();
+        }
         let mut found = Vec::new();
         scan::scan_text(json, &mut found);
         let secrets = self.with_found(found);
@@ -388,6 +411,9 @@ impl Secrets {
     /// in the text itself: an oracle that echoes a case file nobody could
     /// read still has its tokens masked.
     pub fn mask_quoted_text(&self, text: &str) -> String {
+        if secrets_shown() {
+            return text.to_owned();
+        }
         let mut found = Vec::new();
         scan::scan_text(text, &mut found);
         self.with_found(found).mask(text)
@@ -400,7 +426,7 @@ impl Secrets {
     /// ledger. A pointer with nothing to mask comes back unchanged (a
     /// lone surrogate in a key included).
     pub fn mask_pointer(&self, pointer: &JsString) -> JsString {
-        if !has_keys(pointer) {
+        if secrets_shown() || !has_keys(pointer) {
             return pointer.clone();
         }
         let text = pointer.to_utf8_lossy();
@@ -436,6 +462,9 @@ impl Secrets {
     /// inside its keys), for reports that embed values as JSON; the
     /// value's own secrets are masked too.
     pub fn mask_value(&self, value: &Value) -> Value {
+        if secrets_shown() {
+            return value.clone();
+        }
         let mut found = Vec::new();
         harvest_into([value], &mut found);
         let secrets = self.with_found(found);

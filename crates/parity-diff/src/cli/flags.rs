@@ -444,6 +444,8 @@ impl ReportFlags {
             annotate: self.annotate(),
             // Written only when GITHUB_STEP_SUMMARY names a file.
             step_summary: true,
+            // A suite's `redact` key alone turns masking off.
+            show_secrets: false,
         }
     }
 

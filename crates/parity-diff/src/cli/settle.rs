@@ -88,6 +88,7 @@ impl<'a> Given<'a> {
             .numbers
             .or_else(|| suite.and_then(|suite| suite.numbers))
             .unwrap_or_default();
+        report.show_secrets = suite.and_then(|suite| suite.redact) == Some(false);
         report
     }
 

@@ -233,6 +233,7 @@ pub fn accept_command(
     let info = RunInfo {
         command: "accept",
         ledger: Some(ledger.info()),
+        unredacted: run.unredacted(),
         ..RunInfo::default()
     };
     // The formats that can hold the run's report show it, the ledger's
@@ -256,6 +257,8 @@ pub fn accept_command(
             quiet: true,
             ..run.report
         };
+        let unredacted =
+            info.unredacted_notice(|suite| crate::base::outside::text(suite).into_owned());
         let collector = collect(args, &mut ledger, Sink::new(io::sink(), options, info))?;
         let status = exit_status(&collector.sink.totals(), &collector.errors);
         let errors = collector.errors.clone();
@@ -265,6 +268,7 @@ pub fn accept_command(
             ledger: &ledger,
             left,
             errors: &errors,
+            unredacted,
         };
         ChangeLines.finish(&mut out, end)?;
         Ok(status)
@@ -521,6 +525,7 @@ mod tests {
             ledger: &ledger,
             left: 0,
             errors: &Errors::default(),
+            unredacted: None,
         };
         ChangeLines.finish(&mut out, end).unwrap();
         String::from_utf8(out).unwrap()

@@ -257,6 +257,7 @@ pub fn merge_command(args: &MergeArgs, out: impl Write) -> Result<Totals, InputE
         ledger: ledger.clone(),
         suites: head.suites.clone(),
         suite_ledgers: head.suite_ledgers.clone(),
+        unredacted: head.unredacted.clone(),
     };
     let entries = ledger
         .iter()

@@ -50,6 +50,7 @@ pub fn report_command(args: &ReportArgs, out: impl Write) -> Result<Totals, Inpu
         ledger: head.ledger.clone(),
         suites: head.suites.clone(),
         suite_ledgers: head.suite_ledgers.clone(),
+        unredacted: head.unredacted.clone(),
     };
     let mut reports = Reports::new(out, args.report, run, &args.extra)?;
     // A file's problem and warnings come, as a run makes them, after its

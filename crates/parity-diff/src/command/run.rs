@@ -112,6 +112,7 @@ pub fn run_planned<C: Consumer>(
     ledger: Option<&mut LedgerUse>,
     consumer: &mut C,
 ) -> Result<Vec<FileTime>, InputError> {
+    crate::base::redact::show_secrets(args.report.show_secrets);
     let consumer = &mut Watched {
         inner: consumer,
         known_ops: args.known_ops.as_ref(),

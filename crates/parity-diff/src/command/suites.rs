@@ -23,6 +23,14 @@ pub struct SuiteRun {
     pub args: RunArgs,
 }
 
+/// The suites whose `redact = false` shows secrets as written.
+fn unredacted(suites: &[SuiteRun]) -> Vec<String> {
+    suites
+        .iter()
+        .flat_map(|suite| suite.args.unredacted())
+        .collect()
+}
+
 /// An input error of one suite, named.
 fn in_suite(name: &str) -> impl Fn(InputError) -> InputError + '_ {
     move |error| InputError {
@@ -55,6 +63,7 @@ pub fn run_suites(
             ledger: ledger.as_ref().map(LedgerUse::info),
             suites: suites.iter().map(|suite| suite.name.clone()).collect(),
             suite_ledgers: Vec::new(),
+            unredacted: unredacted(suites),
         },
         _ => RunInfo {
             command: "run",
@@ -65,6 +74,7 @@ pub fn run_suites(
                 .filter(|(_, (ledger, _))| ledger.is_some())
                 .map(|(suite, _)| suite.name.clone())
                 .collect(),
+            unredacted: unredacted(suites),
             ..RunInfo::default()
         },
     };

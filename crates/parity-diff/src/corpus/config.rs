@@ -22,7 +22,7 @@ use crate::judge::signature::{is_pointer, ErrorProtocol};
 pub const FILE_NAME: &str = "parity.toml";
 
 /// A suite's keys, in the order the book's table lists them (docs/guide/parity-toml.md).
-pub const SUITE_KEYS: [&str; 18] = [
+pub const SUITE_KEYS: [&str; 19] = [
     "cases",
     "golden",
     "ledger",
@@ -41,6 +41,7 @@ pub const SUITE_KEYS: [&str; 18] = [
     "error-message",
     "ops",
     "fuzz-out",
+    "redact",
 ];
 
 /// The most seconds `timeout` (and `--timeout`) may be: a week. Beyond
@@ -117,6 +118,8 @@ pub struct Suite {
     pub ops: Option<Vec<String>>,
     /// `fuzz-out`: where fuzz writes its findings.
     pub fuzz_out: Option<PathBuf>,
+    /// `redact`: `false` shows secrets as written (a contract with none).
+    pub redact: Option<bool>,
     /// The line (from 1) of each key the table gives, for errors that
     /// name it later (a path outside the project).
     pub lines: BTreeMap<&'static str, usize>,
@@ -349,7 +352,7 @@ fn set_key(
         "timeout" | "kill-grace" | "jobs" | "repeat" | "max-output" => {
             set_limit(suite, key, value, wrong)?
         }
-        "framing" | "semantic" | "numbers" | "error-flag" | "error-message" | "ops" => {
+        "framing" | "semantic" | "numbers" | "error-flag" | "error-message" | "ops" | "redact" => {
             set_judging(suite, key, value, wrong)?
         }
         _ => return Ok(false),
@@ -425,9 +428,16 @@ fn set_judging(
                 _ => return Err(wrong("\"exact\" or \"json\"")),
             });
         }
-        "semantic" => {
-            let on = value.and_then(Value::as_bool);
-            suite.semantic = Some(on.ok_or_else(|| wrong("true or false"))?);
+        "semantic" | "redact" => {
+            let on = Some(
+                value
+                    .and_then(Value::as_bool)
+                    .ok_or_else(|| wrong("true or false"))?,
+            );
+            match key {
+                "semantic" => suite.semantic = on,
+                _ => suite.redact = on,
+            }
         }
         "numbers" => {
             let mode = value.and_then(Value::as_str).and_then(Numbers::from_name);

@@ -299,6 +299,12 @@ pub fn annotations(aggregates: &mut Aggregates, seen: &Markdown) -> io::Result<V
     annotating.ledger_findings(aggregates);
     let Annotating { mut out, left } = annotating;
     out.extend(left.notice());
+    let unredacted = aggregates
+        .run
+        .unredacted_notice(|suite| outside::text(suite).into_owned());
+    out.extend(
+        unredacted.map(|notice| format!("::notice title=parity-diff::{}", escape_data(&notice))),
+    );
     Ok(out)
 }
 

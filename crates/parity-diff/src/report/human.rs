@@ -591,6 +591,13 @@ impl RecordHandlers for Human {
             }
             self.triaged(out, aggregates.by_suite.len())?;
         }
+        // Even a quiet report says so: its reader may paste it anywhere.
+        if let Some(notice) = aggregates
+            .run
+            .unredacted_notice(|suite| outside::text(suite).into_owned())
+        {
+            writeln!(out, "{notice}")?;
+        }
         writeln!(out, "{}", totals.summary_line())
     }
 }

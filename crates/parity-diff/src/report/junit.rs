@@ -273,6 +273,21 @@ impl RecordHandlers for Junit {
         )?;
         self.suites.drain_to(out)?;
         out.write_all(ledger.as_bytes())?;
+        if !aggregates.run.unredacted.is_empty() {
+            // A suite's `redact = false`: its secrets are shown as written.
+            writeln!(
+                out,
+                "  <testsuite name=\"parity-diff: redaction off\" tests=\"0\" failures=\"0\" errors=\"0\" skipped=\"0\">\n    <properties>"
+            )?;
+            for suite in &aggregates.run.unredacted {
+                writeln!(
+                    out,
+                    "      <property name=\"unredacted\" value=\"{}\"/>",
+                    attribute(suite)
+                )?;
+            }
+            writeln!(out, "    </properties>\n  </testsuite>")?;
+        }
         if !aggregates.by_op.is_empty() {
             writeln!(
                 out,

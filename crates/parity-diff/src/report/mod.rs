@@ -74,6 +74,9 @@ pub struct ReportOptions {
     /// Append the Markdown summary to the file `GITHUB_STEP_SUMMARY`
     /// names, when it names one.
     pub step_summary: bool,
+    /// The suite's `redact = false`: secrets are shown as written
+    /// ([`redact::show_secrets`](crate::base::redact::show_secrets)).
+    pub show_secrets: bool,
 }
 
 impl ReportOptions {
@@ -101,6 +104,7 @@ impl Default for ReportOptions {
             max_failures: DEFAULT_MAX_FAILURES,
             annotate: false,
             step_summary: false,
+            show_secrets: false,
         }
     }
 }

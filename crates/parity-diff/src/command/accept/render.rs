@@ -24,6 +24,8 @@ pub(super) struct ChangesEnd<'a> {
     /// Divergences left out for want of a reason.
     pub(super) left: usize,
     pub(super) errors: &'a Errors,
+    /// That a suite's `redact = false` showed its values, when it did.
+    pub(super) unredacted: Option<String>,
 }
 
 impl Report for Changes {
@@ -45,7 +47,11 @@ impl Render<Changes> for ChangeLines {
             ledger,
             left,
             errors,
+            unredacted,
         } = end;
+        if let Some(notice) = unredacted {
+            writeln!(out, "{notice}")?;
+        }
         print_changes(out, changes, ledger, left, errors)
     }
 }

@@ -67,6 +67,15 @@ impl RunArgs {
         }
     }
 
+    /// The suite named as showing its secrets (its `redact = false`),
+    /// for the report's head; none when it redacts.
+    pub fn unredacted(&self) -> Vec<String> {
+        match self.report.show_secrets {
+            true => vec![self.suite.clone().unwrap_or_default()],
+            false => Vec::new(),
+        }
+    }
+
     /// The ledger's path: `--ledger`, else the default.
     pub fn ledger_path(&self) -> PathBuf {
         match (&self.ledger, &self.ledger_default) {

@@ -31,6 +31,7 @@ error-flag = "/error/0"
 error-message = "/error/1"
 ops = ["sum", "keys"]
 fuzz-out = "findings"
+redact = false
 
 [suite.toy]
 max-output = 1000
@@ -64,13 +65,16 @@ max-output = 1000
             error_message: Some("/error/1".into()),
             ops: Some(vec!["sum".into(), "keys".into()]),
             fuzz_out: Some("/p/findings".into()),
+            redact: Some(false),
             lines: suite.lines.clone(),
         }
     );
     assert_eq!(suite.lines.get("golden"), Some(&6));
     assert_eq!(suite.lines.get("fuzz-out"), Some(&22));
     assert_eq!(config.progress_line, Some(2));
+    assert_eq!(suite.lines.get("redact"), Some(&23));
     assert_eq!(toy.max_output, Some(1000));
+    assert_eq!(toy.redact, None);
     assert!(toy.errors().is_default());
     let errors = suite.errors();
     assert_eq!((&*errors.flag, &*errors.message), ("/error/0", "/error/1"));

@@ -190,6 +190,7 @@ fn headline(aggregates: &Aggregates) -> String {
         )),
         None => meta.push("no ledger".to_owned()),
     }
+    meta.extend(run.unredacted_notice(|suite| format!("<code>{}</code>", esc(suite))));
     html.push_str(&meta.join(" · "));
     html.push_str("</p>\n</header>\n");
     html

@@ -39,6 +39,25 @@ pub struct RunInfo {
     /// ledger (`ledger` names none then): a report rendered again needs
     /// it, as each record was made for its suite's ledger.
     pub suite_ledgers: Vec<String>,
+    /// The suites whose `redact = false` showed secrets as written (the
+    /// name of the one suite of a run of one): every report says so.
+    pub unredacted: Vec<String>,
+}
+
+impl RunInfo {
+    /// What every report says when a suite's `redact = false` showed its
+    /// secrets (`None` when every suite masked them), each suite's name
+    /// spelled by `name` (quoted as the format quotes outside text).
+    pub fn unredacted_notice(&self, name: impl Fn(&str) -> String) -> Option<String> {
+        let names: Vec<String> = self.unredacted.iter().map(|suite| name(suite)).collect();
+        let noun = if names.len() == 1 { "suite" } else { "suites" };
+        (!names.is_empty()).then(|| {
+            format!(
+                "Redaction is off for {noun} {} (redact = false): secrets are shown as written",
+                names.join(", ")
+            )
+        })
+    }
 }
 
 /// What a report read back says before its files.
@@ -59,6 +78,8 @@ pub struct ReportHead {
     /// Of several suites, those that had a ledger (`suiteLedgers`; none
     /// in a report written before it was recorded).
     pub suite_ledgers: Vec<String>,
+    /// The suites whose secrets were shown as written (`unredacted`).
+    pub unredacted: Vec<String>,
 }
 
 /// Appends the head's members, `version` to `ledger`, to an object
@@ -81,6 +102,9 @@ pub(super) fn write_head(run: &RunInfo, members: &mut Members<'_>) {
     members.with("suites", |out| write_strings(&run.suites, out));
     if !run.suite_ledgers.is_empty() {
         members.with("suiteLedgers", |out| write_strings(&run.suite_ledgers, out));
+    }
+    if !run.unredacted.is_empty() {
+        members.with("unredacted", |out| write_strings(&run.unredacted, out));
     }
 }
 
@@ -320,6 +344,7 @@ mod tests {
         let run = RunInfo {
             suites: Vec::new(),
             suite_ledgers: Vec::new(),
+            unredacted: Vec::new(),
             command: "run",
             shard: Some(shard),
             corpus: None,

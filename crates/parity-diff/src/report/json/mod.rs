@@ -10,7 +10,7 @@
 //!                   "goldenDir","filter","ops"[,"rerun"]},
 //!  "ledger":null | {"path","fingerprint",
 //!                   "entries":[{"file","name"|"hash","op","entry","fingerprint"},…]},
-//!  "suites":["main",…], ["suiteLedgers":["main",…],]
+//!  "suites":["main",…], ["suiteLedgers":["main",…],] ["unredacted":["main",…],]
 //!  "files":[{"name","path",["suite",]"passed","failed","accepted",
 //!            ["problem","golden"|"message","stderr","skipped",] ["warnings",] "cases":[…]}],
 //!  "orphanedEntries":[{"id","op","entry","fingerprint"}],

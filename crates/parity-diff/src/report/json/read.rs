@@ -78,6 +78,7 @@ const HEAD_KEYS: &[&str] = &[
     "ledger",
     "suites",
     "suiteLedgers",
+    "unredacted",
 ];
 
 /// The members of a file's head this reader uses.
@@ -355,6 +356,7 @@ impl<R: Read> ReportReader<R> {
             ledger: read_ledger(members.get("ledger")),
             suites: strings(members.get("suites")).unwrap_or_default(),
             suite_ledgers: strings(members.get("suiteLedgers")).unwrap_or_default(),
+            unredacted: strings(members.get("unredacted")).unwrap_or_default(),
         })
     }
 

@@ -152,6 +152,7 @@ fn a_report_reads_back_piece_by_piece() {
     let run = RunInfo {
         suites: Vec::new(),
         suite_ledgers: Vec::new(),
+        unredacted: Vec::new(),
         command: "run",
         shard: Some(ShardInfo {
             index: 1,

@@ -70,6 +70,9 @@ pub fn headline(aggregates: &Aggregates) -> String {
     if let Some(shard) = run.shard {
         let _ = write!(out, "Shard {} of {}.\n\n", shard.index, shard.count);
     }
+    if let Some(notice) = run.unredacted_notice(code) {
+        let _ = write!(out, "{notice}.\n\n");
+    }
     if let Some(ledger) = &run.ledger {
         let _ = write!(
             out,
