@@ -13,7 +13,7 @@
 //!   is where JSON text held in a string (a flag's JSON value, a config
 //!   passed as text) shows its members.
 
-use super::{is_authorization, is_secret_flag, is_secret_name};
+use super::names::{is_authorization, is_secret_flag, is_secret_name};
 
 /// How many levels of JSON text held in a string are followed.
 const MAX_NESTING: usize = 4;
