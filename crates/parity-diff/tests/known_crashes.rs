@@ -31,6 +31,14 @@ fn run(corpus: &Corpus) -> (crate::daily_support::Ran, usize) {
     (ran, corpus.oracle_runs())
 }
 
+/// The corpus's file at `path` with `from` written as `to`.
+fn edit(corpus: &Corpus, path: &str, from: &str, to: &str) {
+    let text = String::from_utf8(corpus.read(path))
+        .unwrap()
+        .replace(from, to);
+    corpus.write(path, &text);
+}
+
 fn summary(ran: &crate::daily_support::Ran) -> String {
     let text = ran.text();
     let at = text.find("\"summary\":").expect("a summary");
@@ -71,10 +79,12 @@ fn cases_the_ledger_knows_crash_run_alone_and_the_rest_in_one_batch() {
 fn cases_the_last_recorded_run_saw_crash_run_alone_in_its_rerun() {
     let corpus = corpus(&[3, 17, 30]);
     // c5 differs too: it reruns with the rest of its file, in one batch.
-    let golden = String::from_utf8(corpus.read("golden/f.json"))
-        .unwrap()
-        .replace(r#""name":"c5"}"#, r#""name":"c5","x":1}"#);
-    corpus.write("golden/f.json", &golden);
+    edit(
+        &corpus,
+        "golden/f.json",
+        r#""name":"c5"}"#,
+        r#""name":"c5","x":1}"#,
+    );
     let (first, bisecting) = run(&corpus);
     assert_eq!(first.code, 1, "{}", first.stderr);
     assert!(bisecting > 4, "{bisecting} runs: the first run bisects");
@@ -106,10 +116,12 @@ fn a_new_crash_beside_known_ones_is_found_as_before() {
     let accepted = corpus.run(&["accept", "--oracle", ORACLE_CMD, "--reason", "crashes"]);
     assert_eq!(accepted.code, 0, "{}", accepted.stderr);
     // Case 25 crashes now too.
-    let cases = String::from_utf8(corpus.read("cases/f.json"))
-        .unwrap()
-        .replace(r#""name":"c25"}"#, r#""name":"c25","crash":true}"#);
-    corpus.write("cases/f.json", &cases);
+    edit(
+        &corpus,
+        "cases/f.json",
+        r#""name":"c25"}"#,
+        r#""name":"c25","crash":true}"#,
+    );
     let (ran, _) = run(&corpus);
     assert_eq!(ran.code, 1, "{}", ran.stderr);
     let text = ran.text();
