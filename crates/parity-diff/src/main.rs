@@ -187,8 +187,14 @@ fn run_subcommand(
             .collect(),
         ..Given::of(&oracle, &corpus, &with, report, rerun.as_ref())
     };
+    // `run` settles the ledger's known failures in one batch each.
+    let run_args = |suite| {
+        let mut args = given.run_args(&project, suite, shard)?;
+        args.known_failure_batches = true;
+        anyhow::Ok(args)
+    };
     if suites.is_empty() {
-        let args = given.run_args(&project, None, shard)?;
+        let args = run_args(None)?;
         return Ok(run_command(&args, stdout)?.exit_code());
     }
     let runs = suites
@@ -196,7 +202,7 @@ fn run_subcommand(
         .map(|suite| {
             Ok(SuiteRun {
                 name: suite.name.clone(),
-                args: given.run_args(&project, Some(suite), shard)?,
+                args: run_args(Some(suite))?,
             })
         })
         .collect::<anyhow::Result<Vec<_>>>()?;

@@ -33,6 +33,7 @@ mod hostile_config;
 mod invalid_elements;
 mod jobs;
 mod junit_skipped;
+mod known_batches;
 mod known_crashes;
 mod leaks;
 mod ledger;

@@ -133,6 +133,7 @@ impl<'a> Given<'a> {
             timings: self.timings.cloned(),
             record_timings: self.record_timings.clone(),
             extra: self.extra.clone(),
+            known_failure_batches: false,
         })
     }
 }

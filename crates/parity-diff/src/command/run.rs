@@ -46,6 +46,7 @@ use prepare::{cases_sent, error, prepare, run_again, run_prepared, runs_live, Pr
 use watched::{warn_of_leaks, Watched};
 
 mod args;
+mod known_batch;
 mod prepare;
 mod started;
 mod watched;
@@ -126,10 +127,13 @@ pub fn run_planned<C: Consumer>(
     // marks the ledger's entries as seen and making records consults it,
     // both on this thread but from two closures: hence the RefCell.
     // What the ledger knows of crashes, for the pool's threads.
-    let crashes = KnownCrashes::known(
+    let mut crashes = KnownCrashes::known(
         ledger.as_ref().map(|use_| &use_.ledger),
         args.rerun.iter().flat_map(|rerun| &rerun.crashed),
     );
+    if let Some(known) = crashes.as_mut().filter(|_| args.known_failure_batches) {
+        known_batch::run_known_batches(args, (files, plan), known);
+    }
     let ledger = RefCell::new(ledger);
     let ready = files.iter().enumerate().filter_map(|(position, entry)| {
         let part = plan.part(position);
