@@ -7,8 +7,9 @@
 #    case of each of 6 files). Timed: the run without the crash (the same
 #    wrapper, no case crashes), the run with it and no ledger (bisection
 #    finds the 6 cases), and with the ledger `accept` wrote for them (the
-#    6 cases run alone, the rest of each file in one batch). Target: the
-#    known crash at most 1.3x the run without it.
+#    6 cases run once, together, before the files; the rest of each file
+#    in one batch). Target: the known crash at most 1.3x the run without
+#    it.
 # 2. fuzz --op OP (OP=readyTimeoutMs by default): the right side crashes
 #    on every batch holding a case of OP, a ledger rule `rule op OP`,
 #    `match: crash` accepts it. Target: at least 1 000 cases/s.
