@@ -76,3 +76,30 @@ fn one_cause_makes_one_group_whatever_its_values() {
         "{text}"
     );
 }
+
+#[test]
+fn a_cause_is_the_messages_first_line_its_values_masked() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = r#"[{"name":"a"},{"name":"b"},{"name":"c"},{"name":"d"},{"name":"e"}]"#;
+    let golden = "[\n1,\n2,\n3,\n4,\n5\n]\n";
+    // A diagnostic quoting each program under its cause; one error value
+    // quoted whole; arrays and JSON's literals as values.
+    let results = concat!(
+        r#"[{"threw":true,"message":"Error: undefined filter\n1 | path(.a)\n  ^^^^"},"#,
+        r#"{"threw":true,"message":"Error: undefined filter\n1 | setpath([1]; 2)\n  ^^^^^^^"},"#,
+        r#"{"threw":true,"message":"Error: \"index 2 out of bounds\""},"#,
+        r#"{"threw":true,"message":"cannot index [1,2,3] with null"},"#,
+        r#"{"threw":true,"message":"cannot index [4] with true"}]"#
+    );
+    project(dir.path(), cases, golden, results, "");
+    let text = stdout(&parity_diff(dir.path(), &["run"]));
+    for group in [
+        r#"FAIL [2 cases] (no op): the port threw "Error: undefined filter…" where the golden has a value"#,
+        r#"FAIL [2 cases] (no op): the port threw "cannot index […] with #" where the golden has a value"#,
+        r#"FAIL [1 case] (no op): the port threw "Error: \"index # out of bounds\"" where the golden has a value"#,
+    ] {
+        assert!(text.contains(group), "{group}\n{text}");
+    }
+    // Each case still shows its whole message.
+    assert!(text.contains(r#"1 | setpath([1]; 2)"#), "{text}");
+}

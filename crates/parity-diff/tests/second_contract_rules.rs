@@ -87,3 +87,28 @@ fn accept_case_takes_one_case_by_file_and_name() {
     let malformed = parity_diff(dir.path(), &["accept", "--case", "c.json", "--reason", "x"]);
     assert_eq!(malformed.status.code(), Some(2));
 }
+
+#[test]
+fn accept_rule_proposes_a_glob_of_a_causes_first_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = r#"[{"name":"a"},{"name":"b"}]"#;
+    let golden = "[\n[1],\n[2]\n]\n";
+    let results = r#"[{"threw":true,"message":"Error: undefined filter\n1 | path(.a)"},{"threw":true,"message":"Error: undefined filter\n1 | setpath([1]; null)"}]"#;
+    project(dir.path(), cases, golden, results, "");
+    accept_rule(dir.path());
+    let written = ledger(dir.path());
+    assert!(
+        written.contains("match: threw-like \"Error: undefined filter*\""),
+        "{written}"
+    );
+    assert!(!written.contains("case "), "{written}");
+
+    // One message of two lines: a rule cannot hold it as written.
+    let dir = tempfile::tempdir().unwrap();
+    let results =
+        r#"[{"threw":true,"message":"boom\nat x"},{"threw":true,"message":"boom\nat x"}]"#;
+    project(dir.path(), cases, golden, results, "");
+    accept_rule(dir.path());
+    let written = ledger(dir.path());
+    assert!(written.contains("match: threw-like \"boom*\""), "{written}");
+}

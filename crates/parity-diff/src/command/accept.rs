@@ -18,7 +18,7 @@ use crate::base::error::InputError;
 use crate::command::run::{run_corpus, RunArgs};
 use crate::corpus::identity::CaseId;
 use crate::exec::verdicts::LedgerUse;
-use crate::judge::signature::mask_variable;
+use crate::judge::signature::cause_of;
 use crate::ledger::lock::LedgerLock;
 use crate::ledger::rules::{Form, Match, Rule, RuleFinding};
 use crate::ledger::Entry;
@@ -28,7 +28,7 @@ use crate::report::render::Render;
 use crate::report::{
     Consumer, FileInfo, Format, LedgerChanges, Problem, ReportOptions, RunInfo, Sink,
 };
-use edits::{framing_rules, one_line, op_rule, said, Change, Divergence};
+use edits::{framing_rules, one_line, op_rule, plain_message, said, Change, Divergence};
 use errors::{Errors, NAMED_ERRORS};
 use render::{ChangeLines, ChangesEnd};
 
@@ -429,14 +429,18 @@ fn by_rule(
 
 /// The match every divergence of a group shares: its one form; else, when
 /// each is a throw where the golden did not throw it, the glob of their
-/// messages with what varies masked (`threw-like "index * out of
-/// bounds"`), or any such throw (`threw`).
+/// messages' cause with what varies masked (`threw-like "index * out of
+/// bounds"`; the lines after the cause's are one `*`), or any such throw
+/// (`threw`).
 fn common_match(pending: &[Divergence]) -> Option<Match> {
     let first = pending.first()?.form.as_ref()?;
     if pending.iter().any(|p| p.changed || p.form.is_none()) {
         return None;
     }
-    if pending.iter().all(|p| p.form.as_ref() == Some(first)) {
+    // A message that cannot stand in a rule as it is (a line break, a
+    // character the reports escape) is matched by its cause's glob.
+    let writable = !matches!(first, Form::Threw(message) if !plain_message(message));
+    if writable && pending.iter().all(|p| p.form.as_ref() == Some(first)) {
         return Some(first.to_match());
     }
     let messages: Option<Vec<&str>> = pending
@@ -448,7 +452,8 @@ fn common_match(pending: &[Divergence]) -> Option<Match> {
         .collect();
     let messages = messages?;
     let glob = |message: &str| {
-        (!message.contains(['*', '?'])).then(|| mask_variable(message).replace(['#', '…'], "*"))
+        let glob = cause_of(message).replace(['#', '…'], "*");
+        (!message.contains(['*', '?']) && plain_message(&glob)).then_some(glob)
     };
     let first_glob = glob(messages[0]);
     if first_glob.is_some() && messages.iter().all(|m| glob(m) == first_glob) {

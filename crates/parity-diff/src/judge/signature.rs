@@ -170,11 +170,81 @@ pub fn thrown_message(element: Option<&Value>) -> Option<&JsString> {
     DEFAULT_ERRORS.thrown(element)
 }
 
+/// A thrown message's cause, as its failure group shows it: its first
+/// line that holds a letter or a digit, with what varies masked
+/// ([`mask_variable`]), and `…` for the lines left out. The lines after
+/// the first are context (a stack, a source excerpt quoting the
+/// program), which differs by case where the cause does not. A line
+/// that is one quoted text after its prefix (`Error: "index 2 out of
+/// bounds"`) is masked inside its quotes: they hold the message, not a
+/// value in it.
+pub fn cause_of(message: &str) -> String {
+    let mut lines = message.lines();
+    let line = lines
+        .by_ref()
+        .find(|line| line.chars().any(char::is_alphanumeric))
+        .unwrap_or_else(|| message.lines().next().unwrap_or_default());
+    let mut more = lines.any(|line| !line.trim().is_empty());
+    // A cause masked already ends in the `…` of its lines left out.
+    let line = match line.strip_suffix('…') {
+        Some(cut) if quoted_whole(cut).is_some() => {
+            more = true;
+            cut
+        }
+        _ => line,
+    };
+    let mut cause = match quoted_whole(line) {
+        Some((prefix, quote, inner)) => {
+            // Masked as the text it stands for: its escaped quotes are
+            // quotes there, and escaped again after.
+            let escaped = format!("\\{quote}");
+            let text = inner.replace(&escaped, &quote.to_string());
+            let masked = mask_variable(&text).replace(quote, &escaped);
+            format!("{prefix}{quote}{masked}{quote}")
+        }
+        None => mask_variable(line),
+    };
+    if more {
+        cause.push('…');
+    }
+    cause
+}
+
+/// A line that is a prefix (empty, or ending in `: `) and one quoted
+/// text to its end: the prefix, the quote and what it holds.
+fn quoted_whole(line: &str) -> Option<(&str, char, &str)> {
+    let line = line.trim_end();
+    let quote = line
+        .chars()
+        .next_back()
+        .filter(|c| matches!(c, '"' | '\'' | '`'))?;
+    let open = line.find(quote)?;
+    let (prefix, inner) = (&line[..open], line.get(open + 1..line.len() - 1)?);
+    let fits = prefix.is_empty() || prefix.ends_with(": ");
+    // One quoted text: any quote inside it is escaped.
+    let one = inner
+        .match_indices(quote)
+        .all(|(at, _)| inner[..at].ends_with('\\'));
+    let plain = !prefix.contains(['"', '\'', '`']) && !inner.is_empty();
+    (fits && one && plain).then_some((prefix, quote, inner))
+}
+
+/// JSON's literals, values wherever they stand as words in a message.
+const LITERALS: [&str; 3] = ["null", "true", "false"];
+
 /// A message with what varies between cases of one cause masked, so
 /// that one cause makes one failure group: numbers (`3`, `-1.5e3`,
-/// `0x1f`) become `#` and quoted text (`"…"`, `'…'`, `` `…` ``) becomes
-/// its quotes around `…`. Digits inside a word (`utf8`, `sha256`) stay.
+/// `0x1f`) and JSON's literals (`null`, `true`, `false`) become `#`,
+/// quoted text (`"…"`, `'…'`, `` `…` ``) becomes its quotes around `…`,
+/// and an array or object of such values (`[1,2,3]`, `{"a":null}`)
+/// becomes `[…]` or `{…}`. Digits inside a word (`utf8`, `sha256`) stay,
+/// and so do brackets after a word (`items[3]` is `items[#]`).
 pub fn mask_variable(message: &str) -> String {
+    collapse_values(&mask_scalars(message))
+}
+
+/// [`mask_variable`]'s numbers, literals and quoted text.
+fn mask_scalars(message: &str) -> String {
     let chars: Vec<char> = message.chars().collect();
     let mut out = String::with_capacity(message.len());
     let mut at = 0;
@@ -200,6 +270,20 @@ pub fn mask_variable(message: &str) -> String {
                 at += n + 2;
                 continue;
             }
+        }
+        let after_word = word(at.checked_sub(1).and_then(|i| chars.get(i)));
+        let literal = LITERALS.iter().find(|literal| {
+            let end = at + literal.len();
+            !after_word
+                && chars
+                    .get(at..end)
+                    .is_some_and(|run| run.iter().copied().eq(literal.chars()))
+                && !word(chars.get(end))
+        });
+        if let Some(literal) = literal {
+            out.push('#');
+            at += literal.len();
+            continue;
         }
         let starts_number =
             c.is_ascii_digit() || (c == '-' && chars.get(at + 1).is_some_and(char::is_ascii_digit));
@@ -241,6 +325,54 @@ pub fn mask_variable(message: &str) -> String {
         at += 1;
     }
     out
+}
+
+/// A masked message with each array or object of masked values
+/// (brackets not after a word, on one line, holding only `#`, masked
+/// quotes, separators and such brackets) written `[…]` or `{…}`.
+fn collapse_values(masked: &str) -> String {
+    let chars: Vec<char> = masked.chars().collect();
+    let mut out = String::with_capacity(masked.len());
+    let mut at = 0;
+    while at < chars.len() {
+        let c = chars[at];
+        let after_word = at
+            .checked_sub(1)
+            .and_then(|i| chars.get(i))
+            .is_some_and(|c| c.is_alphanumeric() || *c == '_');
+        if matches!(c, '[' | '{') && !after_word {
+            if let Some(end) = value_end(&chars, at) {
+                out.push(c);
+                out.push('…');
+                out.push(if c == '[' { ']' } else { '}' });
+                at = end + 1;
+                continue;
+            }
+        }
+        out.push(c);
+        at += 1;
+    }
+    out
+}
+
+/// Where the array or object opened at `open` closes, when all it holds
+/// is masked values.
+fn value_end(chars: &[char], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (at, &c) in chars.iter().enumerate().skip(open) {
+        match c {
+            '[' | '{' => depth += 1,
+            ']' | '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(at);
+                }
+            }
+            '#' | '…' | '"' | '\'' | '`' | ',' | ':' | ' ' => {}
+            _ => return None,
+        }
+    }
+    None
 }
 
 /// Text cut to `chars` characters, with `…` when cut.
@@ -344,6 +476,14 @@ mod tests {
                 "utf8 and sha256 stay, 3rd too",
             ),
             ("an \"unclosed quote 3", "an \"unclosed quote #"),
+            ("cannot use null as string", "cannot use # as string"),
+            ("cannot index [1,2,3] with null", "cannot index […] with #"),
+            ("got {\"a\":1,\"b\":[true, false]}", "got {…}"),
+            (
+                "items[3] is nullable, true_value",
+                "items[#] is nullable, true_value",
+            ),
+            ("[x] and {y} stay", "[x] and {y} stay"),
             ("", ""),
         ] {
             assert_eq!(mask_variable(message), masked, "{message}");
@@ -366,13 +506,51 @@ mod tests {
         // Masking twice masks nothing more, and a message differing only
         // in a number masks alike.
         #[test]
-        fn masking_is_idempotent(message in "[a-z '\"`0-9.x-]{0,30}", n in 0u32..1000, m in 0u32..1000) {
+        fn masking_is_idempotent(message in "([a-z '\"`0-9.x:,\\[\\]{}\n-]|null|true){0,30}", n in 0u32..1000, m in 0u32..1000) {
             let once = mask_variable(&message);
             proptest::prop_assert_eq!(mask_variable(&once), once.clone());
+            let cause = cause_of(&message);
+            proptest::prop_assert_eq!(cause_of(&cause), cause);
             proptest::prop_assert_eq!(
                 mask_variable(&format!("{message} at {n}")),
                 mask_variable(&format!("{message} at {m}"))
             );
+        }
+    }
+
+    #[test]
+    fn a_cause_is_the_first_line_that_says_something_masked() {
+        for (message, cause) in [
+            ("index 7 out of bounds", "index # out of bounds"),
+            (
+                "Error: undefined filter\n  ╭─[<inline>]\n  │\n1 │ path(..)\n",
+                "Error: undefined filter…",
+            ),
+            (
+                "\n\nTypeError: x is 3\n    at f (file.js:1:2)",
+                "TypeError: x is #…",
+            ),
+            ("last line\n\n  \n", "last line"),
+            // The quotes hold the whole message: masked inside.
+            (
+                "Error: \"index 2 out of bounds\"",
+                "Error: \"index # out of bounds\"",
+            ),
+            ("'no key 3'", "'no key #'"),
+            (
+                "Error: \"say \\\"hi\\\" 3 times\"",
+                "Error: \"say \\\"…\\\" # times\"",
+            ),
+            // Not one quoted text: each quote is a value.
+            ("Error: \"a\" or \"b\"", "Error: \"…\" or \"…\""),
+            ("say \"a 1\"", "say \"…\""),
+            // Found by the property below: the `…` of the lines left out
+            // must not hide a whole quoted message the second time.
+            ("\"null\"\na", "\"#\"…"),
+            ("", ""),
+        ] {
+            assert_eq!(cause_of(message), cause, "{message:?}");
+            assert_eq!(cause_of(cause), cause, "{cause:?}");
         }
     }
 

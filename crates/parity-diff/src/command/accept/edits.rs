@@ -72,14 +72,14 @@ impl Divergence {
 }
 
 /// The form a rule may name a record's divergence by. A thrown message
-/// goes into the ledger, a file people review, so only one that reports
-/// would show as it is: one line, nothing masked or cut, no character
-/// the reports escape.
+/// counts only when the report shows it whole (nothing masked or cut);
+/// one that cannot stand in the ledger as it is ([`plain_message`]) is
+/// named there by its cause's glob, never as written.
 pub fn rule_form(record: &CaseRecord) -> Option<Form> {
     match record.form.as_ref()? {
         Form::Threw(message) => {
             let shown = record.thrown.as_deref() == Some(message.as_str());
-            (shown && plain_message(message)).then(|| Form::Threw(message.clone()))
+            shown.then(|| Form::Threw(message.clone()))
         }
         form => Some(form.clone()),
     }

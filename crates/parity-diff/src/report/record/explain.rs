@@ -11,7 +11,7 @@ use crate::judge::explain::Explanation;
 use crate::judge::numbers::spelled_element;
 use crate::judge::pointer;
 use crate::judge::signature::{
-    cut_chars, mask_variable, pointer_shape, shape, ErrorProtocol, Signature, MESSAGE_CHARS,
+    cause_of, cut_chars, pointer_shape, shape, ErrorProtocol, Signature, MESSAGE_CHARS,
 };
 use js_exact::{self as js, JsString, TextMode, Value};
 
@@ -135,10 +135,11 @@ impl<'c> Explainer<'c> {
         crate::base::outside::json_string(&cut_chars(&self.secrets().mask_quoted_text(text), chars))
     }
 
-    /// A signature's message: secrets first, then what varies by case.
+    /// A signature's message: secrets first, then its cause, what
+    /// varies by case masked.
     fn quote_masked(&self, text: &str, chars: usize) -> String {
         let secret_free = self.secrets().mask_quoted_text(text);
-        crate::base::outside::json_string(&cut_chars(&mask_variable(&secret_free), chars))
+        crate::base::outside::json_string(&cut_chars(&cause_of(&secret_free), chars))
     }
 
     /// The value with its numbers as written (`element` is its bytes).
