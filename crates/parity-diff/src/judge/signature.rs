@@ -229,12 +229,14 @@ fn quoted_whole(line: &str) -> Option<(&str, char, &str)> {
     (fits && one && plain).then_some((prefix, quote, inner))
 }
 
-/// JSON's literals, values wherever they stand as words in a message.
-const LITERALS: [&str; 3] = ["null", "true", "false"];
+/// JSON's literals and the numbers JSON cannot write, values wherever
+/// they stand as words in a message (the longer spelling first).
+const LITERALS: [&str; 6] = ["null", "true", "false", "NaN", "-Infinity", "Infinity"];
 
 /// A message with what varies between cases of one cause masked, so
 /// that one cause makes one failure group: numbers (`3`, `-1.5e3`,
-/// `0x1f`) and JSON's literals (`null`, `true`, `false`) become `#`,
+/// `0x1f`, `NaN`, `-Infinity`) and JSON's literals (`null`, `true`,
+/// `false`) become `#`,
 /// quoted text (`"…"`, `'…'`, `` `…` ``) becomes its quotes around `…`,
 /// and an array or object of such values (`[1,2,3]`, `{"a":null}`)
 /// becomes `[…]` or `{…}`. Digits inside a word (`utf8`, `sha256`) stay,
@@ -477,6 +479,8 @@ mod tests {
             ),
             ("an \"unclosed quote 3", "an \"unclosed quote #"),
             ("cannot use null as string", "cannot use # as string"),
+            ("got NaN, -Infinity and Infinity", "got #, # and #"),
+            ("NaNa and Infinityx stay", "NaNa and Infinityx stay"),
             ("cannot index [1,2,3] with null", "cannot index […] with #"),
             ("got {\"a\":1,\"b\":[true, false]}", "got {…}"),
             (
