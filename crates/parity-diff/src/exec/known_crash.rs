@@ -163,14 +163,13 @@ impl KnownCrashes {
     /// entries name (see the module's text), and keeps what each batch
     /// made of its cases. `mask` masks a failure's texts with the
     /// secrets of every file of the batch (its stderr may echo any of
-    /// them). Returns how many runs it took.
+    /// them).
     pub fn run_batches(
         &mut self,
         gathered: Vec<Gathered>,
         oracle: impl Fn(&[u8]) -> Result<Vec<u8>, OracleFailure>,
         mask: impl Fn(OracleFailure) -> OracleFailure,
-    ) -> usize {
-        let mut runs = 0;
+    ) {
         for kind in [
             FailureKind::Crash,
             FailureKind::Timeout,
@@ -184,7 +183,6 @@ impl KnownCrashes {
             if ids.is_empty() {
                 continue;
             }
-            runs += 1;
             let ran = oracle(&bisect::batch_of(&cases))
                 .and_then(|output| bisect::outcomes_of(&output))
                 .and_then(|outcomes| bisect::one_per_case(outcomes, ids.len()));
@@ -220,7 +218,6 @@ impl KnownCrashes {
                 Err(_) => {}
             }
         }
-        runs
     }
 
     /// How each case sent of `cases` (its positions in the file) is

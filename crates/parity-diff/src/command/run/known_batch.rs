@@ -12,6 +12,7 @@ use super::RunArgs;
 use crate::base::redact::Secrets;
 use crate::corpus::cases::CaseFile;
 use crate::corpus::plan::{self, Part, Plan};
+use crate::corpus::wanted::FileWanted;
 use crate::corpus::Entry as FileEntry;
 use crate::exec::known_crash::{Gathered, KnownCrashes};
 use crate::exec::oracle::OracleFailure;
@@ -59,7 +60,7 @@ pub(super) fn run_known_batches(
 fn gather(
     cases: &CaseFile,
     part: Part,
-    wanted: crate::corpus::wanted::FileWanted<'_>,
+    wanted: FileWanted<'_>,
     known: &KnownCrashes,
     gathered: &mut Vec<Gathered>,
 ) {
