@@ -5,7 +5,9 @@ use std::fs;
 use crate::numbers::{parity_diff, stdout};
 
 #[test]
+#[ignore = "needs python3"]
 fn a_corpus_without_ops_fuzzes_as_one_implicit_op() {
+    crate::support::require_python3();
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     fs::create_dir_all(root.join("cases")).unwrap();
@@ -37,7 +39,9 @@ fn a_corpus_without_ops_fuzzes_as_one_implicit_op() {
 }
 
 #[test]
+#[ignore = "needs python3"]
 fn no_minimize_keeps_findings_as_found_and_says_so() {
+    crate::support::require_python3();
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     fs::create_dir_all(root.join("cases")).unwrap();

@@ -75,7 +75,9 @@ fn fuzz(corpus: &Corpus, ops: &[&str], more: &[&str]) -> crate::daily_support::R
 }
 
 #[test]
+#[ignore = "needs python3"]
 fn known_divergences_are_counted_per_op_and_listed_with_verbose() {
+    crate::support::require_python3();
     let corpus = project();
     let ran = fuzz(&corpus, &["a", "b"], &[]);
     assert_eq!(ran.code, 0, "{}{}", ran.text(), ran.stderr);
@@ -99,7 +101,9 @@ fn known_divergences_are_counted_per_op_and_listed_with_verbose() {
 }
 
 #[test]
+#[ignore = "needs python3"]
 fn a_long_minimized_case_is_shown_in_a_window_and_written_whole() {
+    crate::support::require_python3();
     let corpus = project();
     let ran = fuzz(&corpus, &["long"], &[]);
     assert_eq!(ran.code, 1, "{}{}", ran.text(), ran.stderr);

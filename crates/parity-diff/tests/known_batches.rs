@@ -73,7 +73,9 @@ fn summary(ran: &Ran) -> String {
 }
 
 #[test]
+#[ignore = "needs python3"]
 fn run_settles_every_files_known_crashes_in_one_run() {
+    crate::support::require_python3();
     let corpus = corpus();
     names(&corpus, "crashing.json", &["a0", "b0", "c0"]);
     accept(&corpus, &[]);
@@ -99,7 +101,9 @@ fn run_settles_every_files_known_crashes_in_one_run() {
 }
 
 #[test]
+#[ignore = "needs python3"]
 fn a_fixed_known_crash_shows_once_it_runs_alone() {
+    crate::support::require_python3();
     let corpus = corpus();
     names(&corpus, "crashing.json", &["a0", "b0", "c0"]);
     accept(&corpus, &[]);
@@ -138,7 +142,9 @@ fn a_fixed_known_crash_shows_once_it_runs_alone() {
 }
 
 #[test]
+#[ignore = "needs python3"]
 fn a_batch_that_fails_otherwise_runs_each_case_alone() {
+    crate::support::require_python3();
     let corpus = corpus();
     names(&corpus, "crashing.json", &["a0", "b0"]);
     accept(&corpus, &[]);
@@ -164,7 +170,9 @@ fn a_batch_that_fails_otherwise_runs_each_case_alone() {
 }
 
 #[test]
+#[ignore = "needs python3"]
 fn a_batchs_stderr_is_masked_with_the_secrets_of_every_file_in_it() {
+    crate::support::require_python3();
     let corpus = corpus();
     names(&corpus, "crashing.json", &["a0", "b0"]);
     accept(&corpus, &[]);

@@ -47,7 +47,9 @@ fn summary(ran: &crate::daily_support::Ran) -> String {
 }
 
 #[test]
+#[ignore = "needs python3"]
 fn cases_the_ledger_knows_crash_run_apart_and_the_rest_in_one_batch() {
+    crate::support::require_python3();
     let corpus = corpus(&[3, 17, 30]);
     let accepted = corpus.run(&["accept", "--oracle", ORACLE_CMD, "--reason", "crashes"]);
     assert_eq!(accepted.code, 0, "{}", accepted.stderr);
@@ -77,7 +79,9 @@ fn cases_the_ledger_knows_crash_run_apart_and_the_rest_in_one_batch() {
 }
 
 #[test]
+#[ignore = "needs python3"]
 fn cases_the_last_recorded_run_saw_crash_run_alone_in_its_rerun() {
+    crate::support::require_python3();
     let corpus = corpus(&[3, 17, 30]);
     // c5 differs too: it reruns with the rest of its file, in one batch.
     edit(
@@ -112,7 +116,9 @@ fn cases_the_last_recorded_run_saw_crash_run_alone_in_its_rerun() {
 }
 
 #[test]
+#[ignore = "needs python3"]
 fn a_new_crash_beside_known_ones_is_found_as_before() {
+    crate::support::require_python3();
     let corpus = corpus(&[3]);
     let accepted = corpus.run(&["accept", "--oracle", ORACLE_CMD, "--reason", "crashes"]);
     assert_eq!(accepted.code, 0, "{}", accepted.stderr);
@@ -131,7 +137,9 @@ fn a_new_crash_beside_known_ones_is_found_as_before() {
 }
 
 #[test]
+#[ignore = "needs python3"]
 fn a_crash_rule_runs_its_ops_cases_as_a_batch_of_their_own() {
+    crate::support::require_python3();
     let corpus = corpus(&[21, 30]);
     corpus.write(
         "parity-ledger.txt",
@@ -194,7 +202,9 @@ fn fuzz_json(corpus: &Corpus) -> String {
 }
 
 #[test]
+#[ignore = "needs python3"]
 fn fuzz_knows_a_crash_of_a_batch_whose_every_op_a_rule_accepts_crashing() {
+    crate::support::require_python3();
     let corpus = Corpus::new();
     corpus.write(
         "left.py",

@@ -19,7 +19,9 @@ fn vendored() -> Corpus {
 }
 
 #[test]
+#[ignore = "needs python3"]
 fn accept_writes_the_ledger_beside_parity_toml() {
+    crate::support::require_python3();
     let corpus = vendored();
     let accepted = corpus.run(&["accept", "--reason", "later"]);
     assert_eq!(accepted.code, 0, "{}", accepted.stderr);
@@ -32,7 +34,9 @@ fn accept_writes_the_ledger_beside_parity_toml() {
 }
 
 #[test]
+#[ignore = "needs python3"]
 fn several_suites_have_a_ledger_each_beside_parity_toml() {
+    crate::support::require_python3();
     let corpus = vendored();
     corpus.write("other/cases/b.json", r#"[{"op":"b","throw":"no"}]"#);
     corpus.write("other/golden/b.json", r#"[{"op":"b"}]"#);
@@ -50,7 +54,9 @@ fn several_suites_have_a_ledger_each_beside_parity_toml() {
 }
 
 #[test]
+#[ignore = "needs python3"]
 fn a_ledger_at_the_former_place_is_still_used_with_a_warning() {
+    crate::support::require_python3();
     let corpus = vendored();
     corpus.write(
         "tools/wso/parity-ledger.txt",

@@ -60,7 +60,9 @@ rule op div
 }
 
 #[test]
+#[ignore = "needs python3"]
 fn every_report_of_one_run_is_the_run_in_that_format() {
+    crate::support::require_python3();
     let corpus = mixed();
     corpus.oracle_runs();
     let mut args = vec!["run", "--oracle", ORACLE_CMD, "--format", "json"];
@@ -115,7 +117,9 @@ fn every_report_of_one_run_is_the_run_in_that_format() {
 }
 
 #[test]
+#[ignore = "needs python3"]
 fn a_quiet_human_report_renders_from_a_saved_report() {
+    crate::support::require_python3();
     let corpus = mixed();
     let json = corpus.run(&["run", "--oracle", ORACLE_CMD, "--format", "json"]);
     corpus.write("saved.json", &json.text());
@@ -126,7 +130,9 @@ fn a_quiet_human_report_renders_from_a_saved_report() {
 }
 
 #[test]
+#[ignore = "needs python3"]
 fn a_green_run_renders_green() {
+    crate::support::require_python3();
     let corpus = Corpus::new();
     corpus.case(
         "a.json",
@@ -149,7 +155,9 @@ fn a_green_run_renders_green() {
 }
 
 #[test]
+#[ignore = "needs python3"]
 fn bad_report_flags_and_reports_are_input_errors() {
+    crate::support::require_python3();
     let corpus = Corpus::new();
     corpus.case("a.json", r#"[{"op":"a"}]"#, r#"[{"op":"a"}]"#);
     for (flag, says) in [
@@ -183,7 +191,9 @@ fn bad_report_flags_and_reports_are_input_errors() {
 }
 
 #[test]
+#[ignore = "needs python3"]
 fn merge_writes_extra_reports_too() {
+    crate::support::require_python3();
     let corpus = mixed();
     for k in 1..=2 {
         let shard = format!("{k}/2");

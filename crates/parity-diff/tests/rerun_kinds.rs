@@ -6,7 +6,9 @@ use crate::daily_support::ORACLE_CMD;
 use crate::reports::mixed;
 
 #[test]
+#[ignore = "needs python3"]
 fn a_rerun_takes_the_triaged_cases_and_names_the_kinds() {
+    crate::support::require_python3();
     let corpus = mixed();
     let report = corpus.run(&["run", "--oracle", ORACLE_CMD, "--format", "json"]);
     corpus.write("last.json", &report.text());
@@ -59,7 +61,9 @@ fn a_rerun_takes_the_triaged_cases_and_names_the_kinds() {
 }
 
 #[test]
+#[ignore = "needs python3"]
 fn a_fixed_triaged_bug_is_rerun_when_nothing_else_failed() {
+    crate::support::require_python3();
     let corpus = crate::daily_support::Corpus::new();
     corpus.case(
         "a.json",

@@ -5,7 +5,9 @@
 use crate::daily_support::{Corpus, ORACLE_CMD};
 
 #[test]
+#[ignore = "needs python3"]
 fn a_file_of_stale_cases_is_stale_not_failed() {
+    crate::support::require_python3();
     let corpus = Corpus::new();
     corpus.case(
         "s.json",
@@ -30,7 +32,9 @@ fn a_file_of_stale_cases_is_stale_not_failed() {
 }
 
 #[test]
+#[ignore = "needs python3"]
 fn every_case_failed_counts_ops_and_names_the_other_rows() {
+    crate::support::require_python3();
     let corpus = Corpus::new();
     corpus.case(
         "u.json",

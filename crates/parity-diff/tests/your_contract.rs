@@ -28,14 +28,18 @@ fn example() -> tempfile::TempDir {
 }
 
 #[test]
+#[ignore = "needs python3"]
 fn the_goldens_are_the_reference_s() {
+    crate::support::require_python3();
     let dir = example();
     let check = parity_diff(dir.path(), &["bless", "--check"]);
     assert_eq!(check.status.code(), Some(0), "{}", stdout(&check));
 }
 
 #[test]
+#[ignore = "needs python3"]
 fn the_ledger_accounts_for_every_divergence() {
+    crate::support::require_python3();
     let dir = example();
     let run = parity_diff(dir.path(), &["run"]);
     let text = stdout(&run);
@@ -44,7 +48,9 @@ fn the_ledger_accounts_for_every_divergence() {
 }
 
 #[test]
+#[ignore = "needs python3"]
 fn without_the_ledger_each_divergence_shows_as_the_guide_says() {
+    crate::support::require_python3();
     let dir = example();
     fs::remove_file(dir.path().join("parity-ledger.txt")).unwrap();
     let run = parity_diff(dir.path(), &["run"]);
@@ -72,7 +78,9 @@ fn without_the_ledger_each_divergence_shows_as_the_guide_says() {
 }
 
 #[test]
+#[ignore = "needs python3"]
 fn exact_numbers_tell_the_big_integer_apart() {
+    crate::support::require_python3();
     let dir = example();
     let run = parity_diff(dir.path(), &["run", "--numbers", "exact"]);
     let text = stdout(&run);
