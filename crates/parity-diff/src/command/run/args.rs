@@ -57,8 +57,9 @@ pub struct RunArgs {
     /// `--report FORMAT=PATH`: the reports written beside the main one.
     pub extra: Vec<ExtraReport>,
     /// Whether the ledger's known failures of every file run first, one
-    /// batch per failure ([`known_batch`](super::known_batch)): `run`'s
-    /// choice. `accept` and `review` run each alone, to see each one
+    /// batch per failure
+    /// ([`run_batches`](crate::exec::known_crash::KnownCrashes::run_batches)):
+    /// `run`'s choice. `accept` and `review` run each alone, to see each one
     /// fixed.
     pub known_failure_batches: bool,
 }
