@@ -18,6 +18,13 @@ impl Ran {
     pub fn text(&self) -> String {
         String::from_utf8_lossy(&self.stdout).into_owned()
     }
+
+    /// A JSON report's `summary` member and what follows it.
+    pub fn summary(&self) -> String {
+        let text = self.text();
+        let at = text.find("\"summary\":").expect("a summary");
+        text[at..].to_owned()
+    }
 }
 
 impl From<Output> for Ran {
@@ -98,6 +105,14 @@ impl Corpus {
         let runs = fs::read_to_string(&path).map_or(0, |text| text.lines().count());
         let _ = fs::remove_file(path);
         runs
+    }
+
+    /// `run --oracle ORACLE --format json`, and how many times the oracle
+    /// ran for it.
+    pub fn run_counted(&self, oracle: &str) -> (Ran, usize) {
+        self.oracle_runs();
+        let ran = self.run(&["run", "--oracle", oracle, "--format", "json"]);
+        (ran, self.oracle_runs())
     }
 
     /// parity-diff in the corpus's directory.

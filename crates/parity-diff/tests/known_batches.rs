@@ -52,9 +52,7 @@ fn names(corpus: &Corpus, list: &str, names: &[&str]) {
 }
 
 fn run(corpus: &Corpus) -> (Ran, usize) {
-    corpus.oracle_runs();
-    let ran = corpus.run(&["run", "--oracle", ORACLE_CMD, "--format", "json"]);
-    (ran, corpus.oracle_runs())
+    corpus.run_counted(ORACLE_CMD)
 }
 
 fn accept(corpus: &Corpus, flags: &[&str]) -> usize {
@@ -64,12 +62,6 @@ fn accept(corpus: &Corpus, flags: &[&str]) -> usize {
     let accepted = corpus.run(&args);
     assert_eq!(accepted.code, 0, "{}", accepted.stderr);
     corpus.oracle_runs()
-}
-
-fn summary(ran: &Ran) -> String {
-    let text = ran.text();
-    let at = text.find("\"summary\":").expect("a summary");
-    text[at..].to_owned()
 }
 
 #[test]
@@ -83,7 +75,7 @@ fn run_settles_every_files_known_crashes_in_one_run() {
     assert_eq!(ran.code, 0, "{}", ran.stderr);
     // Each file's other cases once, and the three known crashes once.
     assert_eq!(runs, 3 + 1);
-    let summary = summary(&ran);
+    let summary = ran.summary();
     assert!(summary.contains(r#""passed":12"#), "{summary}");
     assert!(summary.contains(r#""accepted":3"#), "{summary}");
     assert_eq!(
@@ -114,9 +106,9 @@ fn a_fixed_known_crash_shows_once_it_runs_alone() {
     let (ran, _) = run(&corpus);
     assert_eq!(ran.code, 0, "{}", ran.stderr);
     assert!(
-        summary(&ran).contains(r#""accepted":3"#),
+        ran.summary().contains(r#""accepted":3"#),
         "{}",
-        summary(&ran)
+        ran.summary()
     );
     // accept runs it alone and finds its entry stale.
     accept(&corpus, &["--prune"]);
@@ -128,9 +120,9 @@ fn a_fixed_known_crash_shows_once_it_runs_alone() {
     assert_eq!(ran.code, 0, "{}", ran.stderr);
     assert_eq!(runs, 3 + 1);
     assert!(
-        summary(&ran).contains(r#""passed":13"#),
+        ran.summary().contains(r#""passed":13"#),
         "{}",
-        summary(&ran)
+        ran.summary()
     );
     // Every one fixed: the batch gives each its result, and both
     // entries are stale.
@@ -138,7 +130,7 @@ fn a_fixed_known_crash_shows_once_it_runs_alone() {
     let (ran, runs) = run(&corpus);
     assert_eq!(ran.code, 1, "{}", ran.stderr);
     assert_eq!(runs, 3 + 1);
-    assert!(summary(&ran).contains(r#""stale":2"#), "{}", summary(&ran));
+    assert!(ran.summary().contains(r#""stale":2"#), "{}", ran.summary());
 }
 
 #[test]
@@ -162,9 +154,9 @@ fn a_batch_that_fails_otherwise_runs_each_case_alone() {
         "{text}"
     );
     assert!(
-        summary(&ran).contains(r#""changed":2"#),
+        ran.summary().contains(r#""changed":2"#),
         "{}",
-        summary(&ran)
+        ran.summary()
     );
     assert!(!text.contains("this stderr is of one run"), "{text}");
 }

@@ -27,9 +27,7 @@ fn corpus(crashing: &[usize]) -> Corpus {
 }
 
 fn run(corpus: &Corpus) -> (crate::daily_support::Ran, usize) {
-    corpus.oracle_runs();
-    let ran = corpus.run(&["run", "--oracle", ORACLE_CMD, "--format", "json"]);
-    (ran, corpus.oracle_runs())
+    corpus.run_counted(ORACLE_CMD)
 }
 
 /// The corpus's file at `path` with `from` written as `to`.
@@ -38,12 +36,6 @@ fn edit(corpus: &Corpus, path: &str, from: &str, to: &str) {
         .unwrap()
         .replace(from, to);
     corpus.write(path, &text);
-}
-
-fn summary(ran: &crate::daily_support::Ran) -> String {
-    let text = ran.text();
-    let at = text.find("\"summary\":").expect("a summary");
-    text[at..].to_owned()
 }
 
 #[test]
@@ -59,14 +51,14 @@ fn cases_the_ledger_knows_crash_run_apart_and_the_rest_in_one_batch() {
     // The rest once, and the known cases once, together.
     assert_eq!(runs, 1 + 1);
     assert!(
-        summary(&known).contains(r#""passed":37"#),
+        known.summary().contains(r#""passed":37"#),
         "{}",
-        summary(&known)
+        known.summary()
     );
     assert!(
-        summary(&known).contains(r#""accepted":3"#),
+        known.summary().contains(r#""accepted":3"#),
         "{}",
-        summary(&known)
+        known.summary()
     );
 
     // Without the ledger, the same cases pass and the crashes are found
@@ -75,7 +67,7 @@ fn cases_the_ledger_knows_crash_run_apart_and_the_rest_in_one_batch() {
     let (unknown, bisecting) = run(&corpus);
     assert_eq!(unknown.code, 1);
     assert!(bisecting > runs + 10, "{bisecting} runs bisecting");
-    assert!(summary(&unknown).contains(r#""passed":37"#));
+    assert!(unknown.summary().contains(r#""passed":37"#));
 }
 
 #[test]
@@ -108,9 +100,9 @@ fn cases_the_last_recorded_run_saw_crash_run_alone_in_its_rerun() {
     // c5 once, and each case the report saw crash alone: no bisection.
     assert_eq!(corpus.oracle_runs(), 1 + 3);
     assert!(
-        summary(&rerun).contains(r#""failed":4"#),
+        rerun.summary().contains(r#""failed":4"#),
         "{}",
-        summary(&rerun)
+        rerun.summary()
     );
     assert_eq!(rerun.text().matches(r#""verdict":"crash""#).count(), 3);
 }
@@ -132,8 +124,8 @@ fn a_new_crash_beside_known_ones_is_found_as_before() {
     let (ran, _) = run(&corpus);
     assert_eq!(ran.code, 1, "{}", ran.stderr);
     let text = ran.text();
-    assert!(text.contains(r#""accepted":1"#), "{}", summary(&ran));
-    assert!(text.contains(r#""new":1"#), "{}", summary(&ran));
+    assert!(text.contains(r#""accepted":1"#), "{}", ran.summary());
+    assert!(text.contains(r#""new":1"#), "{}", ran.summary());
 }
 
 #[test]
@@ -148,9 +140,9 @@ fn a_crash_rule_runs_its_ops_cases_as_a_batch_of_their_own() {
     let (ran, runs) = run(&corpus);
     assert_eq!(ran.code, 0, "{}", ran.stderr);
     assert!(
-        summary(&ran).contains(r#""accepted":2"#),
+        ran.summary().contains(r#""accepted":2"#),
         "{}",
-        summary(&ran)
+        ran.summary()
     );
     std::fs::remove_file(corpus.join("parity-ledger.txt")).unwrap();
     let (_, bisecting) = run(&corpus);
