@@ -153,10 +153,10 @@ impl KnownCrashes {
         self.batchable.get(id).copied()
     }
 
-    /// Whether file `file` holds a case that may run in a batch of known
+    /// The files holding a case that may run in a batch of known
     /// failures.
-    pub fn batches_in(&self, file: &str) -> bool {
-        self.batchable.keys().any(|id| id.file == file)
+    pub fn batchable_files(&self) -> HashSet<&str> {
+        self.batchable.keys().map(|id| id.file.as_str()).collect()
     }
 
     /// Runs the `gathered` cases once, one batch per failure their

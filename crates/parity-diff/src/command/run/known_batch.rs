@@ -28,12 +28,13 @@ pub(super) fn run_known_batches(
 ) {
     let mut gathered = Vec::new();
     let mut secrets = Vec::new();
+    let batchable_files = known.batchable_files();
     for (position, entry) in files.iter().enumerate() {
         let part = plan.part(position);
         if part == Part::Skip
             || entry.broken.is_some()
             || stream::run::streams(entry)
-            || !known.batches_in(&entry.name)
+            || !batchable_files.contains(entry.name.as_str())
         {
             continue;
         }
